@@ -1,0 +1,23 @@
+package dev.everett.api;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ServiceLoader;
+
+/**
+ * The entry point a host uses to write and open segments. Implementations are found with
+ * {@link ServiceLoader}; {@code everett-segment} provides the KV02 engine.
+ */
+public interface SegmentEngine {
+    /** Starts a segment that will be published at {@code target} by {@link SegmentWriter#finish()}. */
+    SegmentWriter newWriter(Path target, Policy policy, CommonWidthRule widthRule) throws IOException;
+
+    /** Maps and opens a segment written under {@code policy}. */
+    SegmentReader open(Path file, Policy policy, OpenMode mode) throws IOException;
+
+    /** The first engine on the class path. */
+    static SegmentEngine load() {
+        return ServiceLoader.load(SegmentEngine.class).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no Everett segment engine on the class path (add everett-segment)"));
+    }
+}

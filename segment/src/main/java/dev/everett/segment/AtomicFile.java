@@ -1,0 +1,79 @@
+package dev.everett.segment;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A file written under a temporary name beside its target and published in one step: force the
+ * data, rename atomically over the target, force the directory so the rename itself survives a
+ * crash. Until {@link #publish()} the target is untouched.
+ */
+final class AtomicFile implements AutoCloseable {
+    private final Path target;
+    private final Path temp;
+    private final FileChannel channel;
+    private boolean published;
+    private boolean closed;
+
+    AtomicFile(Path target) throws IOException {
+        this.target = target.toAbsolutePath();
+        Path dir = this.target.getParent();
+        String name = "." + this.target.getFileName() + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
+        this.temp = dir.resolve(name);
+        this.channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    }
+
+    FileChannel channel() {
+        return channel;
+    }
+
+    Path temp() {
+        return temp;
+    }
+
+    Path target() {
+        return target;
+    }
+
+    /** Forces the data, renames the temporary file over the target and forces the directory. */
+    void publish() throws IOException {
+        channel.force(true);
+        channel.close();
+        try {
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException("the file system cannot rename atomically: " + target.getParent(), e);
+        }
+        published = true;
+        closed = true;
+        forceDirectory(target.getParent());
+    }
+
+    static void forceDirectory(Path dir) throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        }
+    }
+
+    /** Discards the temporary file unless it was published. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            channel.close();
+        } finally {
+            if (!published) {
+                Files.deleteIfExists(temp);
+            }
+        }
+    }
+}

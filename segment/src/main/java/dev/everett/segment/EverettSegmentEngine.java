@@ -1,0 +1,23 @@
+package dev.everett.segment;
+
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.OpenMode;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentEngine;
+import dev.everett.api.SegmentReader;
+import dev.everett.api.SegmentWriter;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** The KV02 segment engine, registered for {@link java.util.ServiceLoader}. */
+public final class EverettSegmentEngine implements SegmentEngine {
+    @Override
+    public SegmentWriter newWriter(Path target, Policy policy, CommonWidthRule widthRule) throws IOException {
+        return new Kv02Writer(target, policy, widthRule);
+    }
+
+    @Override
+    public SegmentReader open(Path file, Policy policy, OpenMode mode) throws IOException {
+        return Kv02Reader.open(file, policy, mode);
+    }
+}

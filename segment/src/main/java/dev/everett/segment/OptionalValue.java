@@ -1,0 +1,38 @@
+package dev.everett.segment;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The byte transport of optional values: {@code 00} alone is absent (a tombstone), {@code 01}
+ * followed by the bytes is present (the empty value is {@code 01}). Anything else is corrupt.
+ */
+final class OptionalValue {
+    static final byte ABSENT = 0;
+    static final byte PRESENT = 1;
+
+    private OptionalValue() {
+    }
+
+    /**
+     * Checks the encoded value at {@code at} of {@code length} bytes.
+     *
+     * @return true if it is a tombstone
+     */
+    static boolean isTombstone(MemorySegment s, Corruption c, long at, long length) {
+        if (length == 0) {
+            throw c.at(at, "an optional value must carry a presence tag (empty encoded value)");
+        }
+        byte tag = s.get(ValueLayout.JAVA_BYTE, at);
+        if (tag == ABSENT) {
+            if (length != 1) {
+                throw c.at(at, "absent value (tag 00) followed by " + (length - 1) + " bytes");
+            }
+            return true;
+        }
+        if (tag != PRESENT) {
+            throw c.at(at, "bad presence tag 0x" + Integer.toHexString(tag & 0xFF) + " (expected 00 or 01)");
+        }
+        return false;
+    }
+}
