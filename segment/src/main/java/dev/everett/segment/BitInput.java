@@ -1,0 +1,176 @@
+package dev.everett.segment;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * Reads an MSB-first bit string in place from a mapped file, between a start and an end bit
+ * position. Each read takes one unaligned 64-bit big-endian load at the current byte (plus one
+ * byte when a field straddles it), so codes decode without per-bit loops. Every read is checked
+ * against the end first: running off the stream raises {@code CorruptSegmentException}.
+ */
+final class BitInput {
+    private static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
+    private final MemorySegment s;
+    private final Corruption corruption;
+    private final long end;
+    private final long segmentBytes;
+    /** Absolute bit position of the next bit. */
+    long pos;
+
+    BitInput(MemorySegment s, Corruption corruption, long startBit, long endBit) {
+        this.s = s;
+        this.corruption = corruption;
+        this.pos = startBit;
+        this.end = endBit;
+        this.segmentBytes = s.byteSize();
+    }
+
+    long end() {
+        return end;
+    }
+
+    long remaining() {
+        return end - pos;
+    }
+
+    /** 64 bits starting at byte {@code index}, zero-filled past the segment. */
+    private long word(long index) {
+        if (index + 8 <= segmentBytes) {
+            return s.get(BE64, index);
+        }
+        long w = 0;
+        for (int i = 0; i < 8; i++) {
+            long at = index + i;
+            w = (w << 8) | (at < segmentBytes ? s.get(ValueLayout.JAVA_BYTE, at) & 0xFF : 0);
+        }
+        return w;
+    }
+
+    /** The next {@code n} ≤ 64 bits, without moving; bits past the end read as 0. */
+    private long peek(int n) {
+        long index = pos >>> 3;
+        int skip = (int) (pos & 7);
+        long v = word(index) << skip;
+        if (skip + n > 64) {
+            v |= (word(index + 8) >>> 56) >>> (8 - skip) & ((1L << skip) - 1);
+        }
+        return n == 0 ? 0 : v >>> (64 - n);
+    }
+
+    private void need(long n, String what) {
+        if (n > end - pos) {
+            throw corruption.at(pos >>> 3, what + " runs past the end of the bit stream");
+        }
+    }
+
+    /** Reads {@code n} ≤ 64 bits as an unsigned number. */
+    long readBits(int n, String what) {
+        need(n, what);
+        long v = peek(n);
+        pos += n;
+        return v;
+    }
+
+    /**
+     * Counts zero bits before the next one bit (which is not consumed). More than {@code limit}
+     * (unsigned) zeros are corrupt: {@code tooMany} says why.
+     */
+    private long zeros(long limit, String what, String tooMany) {
+        long start = pos;
+        long z = 0;
+        while (true) {
+            long avail = Math.min(64, end - pos);
+            if (avail <= 0) {
+                throw corruption.at(pos >>> 3, what + " runs past the end of the bit stream");
+            }
+            long window = peek((int) avail) << (64 - avail);
+            int lz = Long.numberOfLeadingZeros(window);
+            if (lz < avail) {
+                z += lz;
+                pos += lz;
+                if (Long.compareUnsigned(z, limit) > 0) {
+                    throw corruption.at(start >>> 3, what + ": " + tooMany);
+                }
+                return z;
+            }
+            z += avail;
+            pos += avail;
+            if (Long.compareUnsigned(z, limit) > 0) {
+                throw corruption.at(start >>> 3, what + ": " + tooMany);
+            }
+        }
+    }
+
+    /** Exponential-Golomb order 0; at most 64 leading zeros, and with 64 the suffix must be 0. */
+    long readEg0(String what) {
+        long start = pos;
+        long z = zeros(64, what, "exponential-Golomb code with more than 64 leading zeros");
+        if (z == 64) {
+            readBits(1, what);
+            long suffix = readBits(64, what);
+            if (suffix != 0) {
+                throw corruption.at(start >>> 3, what + ": exponential-Golomb code overflows 64 bits");
+            }
+            return -1L;
+        }
+        long x = readBits((int) z + 1, what);
+        return x - 1;
+    }
+
+    /** Exponential-Golomb of order k. */
+    long readExpGolomb(int k, String what) {
+        long start = pos;
+        long high = readEg0(what);
+        if (k > 0 && (high >>> (64 - k)) != 0) {
+            throw corruption.at(start >>> 3, what + ": exponential-Golomb code overflows 64 bits");
+        }
+        return (high << k) | readBits(k, what);
+    }
+
+    /** Golomb with modulus m: unary quotient, truncated-binary remainder. */
+    long readGolomb(long m, String what) {
+        long start = pos;
+        long maxQ = Long.divideUnsigned(-1L, m);
+        long q = zeros(maxQ, what, "Golomb quotient overflows 64 bits");
+        readBits(1, what);
+        int b = 64 - Long.numberOfLeadingZeros(m - 1);
+        long cutoff = (1L << b) - m;
+        long r = b == 0 ? 0 : readBits(b - 1, what);
+        if (b > 0 && r >= cutoff) {
+            r = ((r << 1) | readBits(1, what)) - cutoff;
+        }
+        long v = q * m + r;
+        if (Long.compareUnsigned(v, q * m) < 0) {
+            throw corruption.at(start >>> 3, what + ": Golomb code overflows 64 bits");
+        }
+        return v;
+    }
+
+    /** Copies {@code n} bits from the stream into {@code dst} at bit {@code at}. */
+    void copyBits(byte[] dst, long at, long n, String what) {
+        need(n, what);
+        // Whole bytes when both sides are aligned; otherwise 56 bits at a time.
+        if ((pos & 7) == 0 && (at & 7) == 0) {
+            long bytes = n >>> 3;
+            MemorySegment.copy(s, ValueLayout.JAVA_BYTE, pos >>> 3, dst, (int) (at >>> 3), (int) bytes);
+            pos += 8 * bytes;
+            at += 8 * bytes;
+            n -= 8 * bytes;
+        }
+        while (n > 0) {
+            int k = (int) Math.min(n, 56);
+            BitStrings.write(dst, at, peek(k), k);
+            pos += k;
+            at += k;
+            n -= k;
+        }
+    }
+
+    /** The bit at absolute position {@code p} (which must lie before the end). */
+    int bitAt(long p) {
+        return (s.get(ValueLayout.JAVA_BYTE, p >>> 3) >>> (7 - (int) (p & 7))) & 1;
+    }
+}

@@ -1,0 +1,128 @@
+package dev.everett.segment;
+
+import java.io.IOException;
+
+/**
+ * Writes a bit string MSB-first into a {@link FileOutput}: the first bit written is bit 7 of the
+ * first byte. Bits gather in a 64-bit reservoir and leave it eight bytes at a time, so a code of
+ * any width costs a shift and an or. {@link #padToByte()} completes the last byte with zero bits.
+ *
+ * <p>Carries the integer codes of bit-unit streams: exponential-Golomb of order 0 for counts,
+ * order k or Golomb with modulus M for backspaces.
+ */
+final class BitOutput {
+    private final FileOutput out;
+    private final long startByte;
+    private long reservoir;
+    private int used;
+    private long flushedBytes;
+
+    BitOutput(FileOutput out) {
+        this.out = out;
+        this.startByte = out.position();
+    }
+
+    /** Bits written so far. */
+    long bitPosition() {
+        return 8 * flushedBytes + used;
+    }
+
+    /** Writes the low {@code n} bits of {@code v}, most significant first; 0 ≤ n ≤ 64. */
+    void writeBits(long v, int n) throws IOException {
+        if (n == 0) {
+            return;
+        }
+        if (n < 64) {
+            v &= (1L << n) - 1;
+        }
+        int free = 64 - used;
+        if (n <= free) {
+            reservoir |= v << (free - n);
+            used += n;
+            if (used == 64) {
+                emit(reservoir, 8);
+                reservoir = 0;
+                used = 0;
+            }
+        } else {
+            int rest = n - free;
+            reservoir |= v >>> rest;
+            emit(reservoir, 8);
+            reservoir = v << (64 - rest);
+            used = rest;
+        }
+    }
+
+    void writeZeros(long n) throws IOException {
+        while (n > 0) {
+            int k = (int) Math.min(n, 64);
+            writeBits(0, k);
+            n -= k;
+        }
+    }
+
+    /** Exponential-Golomb of order 0: (b − 1) zeros, then v + 1 in b bits. 2^64 − 1 takes 129 bits. */
+    void writeEg0(long v) throws IOException {
+        if (v == -1L) {
+            writeZeros(64);
+            writeBits(1, 1);
+            writeZeros(64);
+            return;
+        }
+        long x = v + 1;
+        int b = 64 - Long.numberOfLeadingZeros(x);
+        writeZeros(b - 1);
+        writeBits(x, b);
+    }
+
+    /** Exponential-Golomb of order k: EG0(v >> k), then the low k bits of v. */
+    void writeExpGolomb(long v, int k) throws IOException {
+        writeEg0(v >>> k);
+        writeBits(v, k);
+    }
+
+    /** Golomb with modulus m: ⌊v/m⌋ zeros and a one, then v mod m in truncated binary. */
+    void writeGolomb(long v, long m) throws IOException {
+        long q = Long.divideUnsigned(v, m);
+        long r = Long.remainderUnsigned(v, m);
+        writeZeros(q);
+        writeBits(1, 1);
+        int b = 64 - Long.numberOfLeadingZeros(m - 1);
+        long cutoff = (1L << b) - m;
+        if (r < cutoff) {
+            writeBits(r, b - 1);
+        } else {
+            writeBits(r + cutoff, b);
+        }
+    }
+
+    /** Copies {@code n} bits of {@code src} starting at bit {@code from} (MSB-first within bytes). */
+    void writeBitsOf(byte[] src, long from, long n) throws IOException {
+        while (n > 0) {
+            int k = (int) Math.min(n, 56);
+            writeBits(BitStrings.read(src, from, k), k);
+            from += k;
+            n -= k;
+        }
+    }
+
+    /** Zero-pads to a whole byte and hands every pending byte to the file output. */
+    void padToByte() throws IOException {
+        int bytes = (used + 7) >>> 3;
+        emit(reservoir, bytes);
+        reservoir = 0;
+        used = 0;
+    }
+
+    private void emit(long word, int bytes) throws IOException {
+        for (int i = 0; i < bytes; i++) {
+            out.writeByte((int) (word >>> (56 - 8 * i)));
+        }
+        flushedBytes += bytes;
+    }
+
+    /** File byte position at which this bit stream began. */
+    long startByte() {
+        return startByte;
+    }
+}
