@@ -150,6 +150,8 @@ record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace, long b
         long commonWidth = Le.u64(s, 40);
         c.require((flags & FLAG_POLICY_WIDTH) != 0 || policyWidth == 0, 32, "policy width must be 0 when flag bit 0 is clear");
         c.require((flags & FLAG_COMMON_WIDTH) != 0 || commonWidth == 0, 40, "common width must be 0 when flag bit 1 is clear");
+        // A u64 we cannot hold in a long would surface as a negative width (2^64 − 1 even as -1, "none").
+        c.require(commonWidth >= 0, 40, "common value width " + Long.toUnsignedString(commonWidth) + " beyond 2^63 − 1 is not supported");
         long extent = Le.u64(s, 48);
         long count = Le.u64(s, 56);
         if (kind == Kind.INDEX) {

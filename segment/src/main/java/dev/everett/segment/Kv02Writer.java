@@ -155,7 +155,8 @@ final class Kv02Writer implements SegmentWriter {
             widthsAgree = false;
         }
         if (previous.length < keyLength) {
-            previous = new byte[Math.max(keyLength, previous.length * 2)];
+            // Grow keeping the retained prefix [0, lcp): only the suffix is copied below.
+            previous = Arrays.copyOf(previous, Math.max(keyLength, previous.length * 2));
         }
         System.arraycopy(key, lcp, previous, lcp, keyLength - lcp);
         previousLength = keyLength;
