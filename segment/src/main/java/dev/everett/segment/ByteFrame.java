@@ -1,23 +1,27 @@
 package dev.everett.segment;
 
+import dev.everett.api.CorruptSegmentException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
  * Parses the framing of byte-unit front-coded records in place: the block-start ABS or the
- * backspace, the suffix length, the value length (unless the file has a common width), then the
- * literal and the value. One instance is reused record after record; it allocates nothing.
+ * backspace, the suffix length, the value length (unless the stream has a common width), then
+ * the literal and the value. One instance is reused record after record; it allocates nothing.
  *
- * <p>Every count is an unsigned LEB128 that must be canonical (no trailing zero group) and fit in
- * 64 bits (at most 10 bytes, the 10th ≤ 1); every length is checked against the end of the
+ * <p>Every count is an unsigned LEB128 that must be canonical (no trailing zero group) and fit
+ * in 64 bits (at most 10 bytes, the 10th ≤ 1); every length is checked against the end of the
  * stream before anything is read, so a corrupt file raises {@code CorruptSegmentException} and
- * never an out-of-bounds access.
+ * never an out-of-bounds access. The error paths live in separate cold methods so that the
+ * per-record path stays small enough for the JIT to inline.
  */
 final class ByteFrame {
     private final MemorySegment s;
     private final Corruption corruption;
     private final long end;
     private final long commonWidth;
+    /** Native streams have unique keys; borrowed streams may repeat one (an empty suffix). */
+    private final boolean unique;
 
     /** File offset of the next unread byte. */
     long pos;
@@ -32,55 +36,75 @@ final class ByteFrame {
     long valueAt;
     long valueLength;
 
-    ByteFrame(MemorySegment s, Corruption corruption, long end, long commonWidth) {
+    ByteFrame(MemorySegment s, Corruption corruption, long end, long commonWidth, boolean unique) {
         this.s = s;
         this.corruption = corruption;
         this.end = end;
         this.commonWidth = commonWidth;
+        this.unique = unique;
+    }
+
+    ByteFrame(MemorySegment s, Corruption corruption, long end, long commonWidth) {
+        this(s, corruption, end, commonWidth, true);
     }
 
     /**
      * Reads one record's framing at {@link #pos}.
      *
-     * @param blockStart   true if the record starts a block (its prefix length is absolute)
+     * @param blockStart     true if the record starts a block (its prefix length is absolute)
      * @param previousLength the previous key's length, or -1 if unknown (entering at a block)
-     * @param first        true for record 0, which must be literal
-     * @param fcStart      file offset of the FC section, for the ABS bound when entering at a block
+     * @param first          true for record 0, which must be literal
+     * @param fcStart        file offset of the stream, bounding ABS when entering at a block
      */
     void read(boolean blockStart, long previousLength, boolean first, long fcStart) {
         start = pos;
         if (blockStart) {
-            retained = count();
-            if (first && retained != 0) {
-                throw corruption.at(start, "record 0 must be literal (ABS 0), found ABS " + Long.toUnsignedString(retained));
-            }
+            long abs = count();
             long bound = previousLength >= 0 ? previousLength : start - fcStart;
-            if (Long.compareUnsigned(retained, bound) > 0) {
-                throw corruption.at(start, "retained prefix " + Long.toUnsignedString(retained)
-                        + (previousLength >= 0 ? " longer than the previous key (" : " longer than the bytes before the record (") + bound + ")");
+            if ((first && abs != 0) || Long.compareUnsigned(abs, bound) > 0) {
+                throw badAbsolute(abs, first, previousLength, bound);
             }
+            retained = abs;
         } else {
             long back = count();
             if (Long.compareUnsigned(back, previousLength) > 0) {
-                throw corruption.at(start, "backspace " + Long.toUnsignedString(back) + " longer than the previous key (" + previousLength + ")");
+                throw badBackspace(back, previousLength);
             }
             retained = previousLength - back;
         }
-        suffixLength = count();
-        if (!first && suffixLength == 0) {
+        long suffix = count();
+        if (suffix == 0 && unique && !first) {
             throw corruption.at(start, "a record after the first must add a key suffix (keys strictly increase)");
         }
-        valueLength = commonWidth >= 0 ? commonWidth : count();
-        if (Long.compareUnsigned(suffixLength, end - pos) > 0) {
-            throw corruption.at(start, "key suffix of " + Long.toUnsignedString(suffixLength) + " bytes runs past the end of the FC stream");
+        long value = commonWidth >= 0 ? commonWidth : count();
+        long p = pos;
+        if (Long.compareUnsigned(suffix, end - p) > 0 || Long.compareUnsigned(value, end - p - suffix) > 0) {
+            throw pastEnd(suffix, value);
         }
-        suffixAt = pos;
-        pos += suffixLength;
-        if (Long.compareUnsigned(valueLength, end - pos) > 0) {
-            throw corruption.at(start, "value of " + Long.toUnsignedString(valueLength) + " bytes runs past the end of the FC stream");
+        suffixAt = p;
+        suffixLength = suffix;
+        valueAt = p + suffix;
+        valueLength = value;
+        pos = p + suffix + value;
+    }
+
+    private CorruptSegmentException badAbsolute(long abs, boolean first, long previousLength, long bound) {
+        if (first && abs != 0) {
+            return corruption.at(start, "record 0 must be literal (ABS 0), found ABS " + Long.toUnsignedString(abs));
         }
-        valueAt = pos;
-        pos += valueLength;
+        return corruption.at(start, "retained prefix " + Long.toUnsignedString(abs)
+                + (previousLength >= 0 ? " longer than the previous key (" : " longer than the bytes before the record (") + bound + ")");
+    }
+
+    private CorruptSegmentException badBackspace(long back, long previousLength) {
+        return corruption.at(start, "backspace " + Long.toUnsignedString(back) + " longer than the previous key (" + previousLength + ")");
+    }
+
+    private CorruptSegmentException pastEnd(long suffix, long value) {
+        if (Long.compareUnsigned(suffix, end - pos) > 0) {
+            return corruption.at(start, "key suffix of " + Long.toUnsignedString(suffix) + " bytes runs past the end of the FC stream");
+        }
+        return corruption.at(start, "value of " + Long.toUnsignedString(value) + " bytes runs past the end of the FC stream");
     }
 
     /** Key length of the record just read. */
@@ -95,13 +119,12 @@ final class ByteFrame {
     /** One unsigned LEB128 count at {@link #pos}. */
     long count() {
         long p = pos;
-        if (p >= end) {
-            throw corruption.at(p, "count runs past the end of the FC stream");
-        }
-        byte b = s.get(ValueLayout.JAVA_BYTE, p);
-        if (b >= 0) {
-            pos = p + 1;
-            return b;
+        if (p < end) {
+            byte b = s.get(ValueLayout.JAVA_BYTE, p);
+            if (b >= 0) {
+                pos = p + 1;
+                return b;
+            }
         }
         return countSlow(p);
     }
@@ -119,7 +142,7 @@ final class ByteFrame {
             }
             result |= (long) (b & 0x7F) << (7 * i);
             if ((b & 0x80) == 0) {
-                if (b == 0) {
+                if (b == 0 && i > 0) {
                     throw corruption.at(at, "non-canonical varint (ends in a zero group)");
                 }
                 pos = p + 1;

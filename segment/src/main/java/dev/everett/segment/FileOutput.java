@@ -3,8 +3,13 @@ package dev.everett.segment;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.util.zip.CRC32C;
 
-/** A buffered, positioned writer over a file channel: the payload streams through one buffer. */
+/**
+ * A buffered, positioned writer over a file channel: the payload streams through one buffer.
+ * It keeps the CRC32C of everything written through it, so a writer can checksum a body as it
+ * streams instead of reading the file back.
+ */
 final class FileOutput {
     private static final int BUFFER = 1 << 16;
 
@@ -13,10 +18,39 @@ final class FileOutput {
     private final ByteBuffer wrapped = ByteBuffer.wrap(buffer);
     private int used;
     private long flushedTo;
+    private final CRC32C crc = new CRC32C();
+    private long crcValue;
+    private boolean crcCombined;
+    private long bytesSinceCombine;
 
     FileOutput(FileChannel channel, long position) {
         this.channel = channel;
         this.flushedTo = position;
+    }
+
+    FileChannel channel() {
+        return channel;
+    }
+
+    /**
+     * Moves past {@code n} bytes written to the channel directly (the buffer must be empty),
+     * whose CRC32C is {@code crcOfSkipped}.
+     */
+    void skip(long n, long crcOfSkipped) throws IOException {
+        if (used != 0) {
+            throw new IllegalStateException("skip with buffered bytes");
+        }
+        crcValue = Crc32cCombine.combine(crc(), crcOfSkipped, n);
+        crcCombined = true;
+        crc.reset();
+        bytesSinceCombine = 0;
+        flushedTo += n;
+    }
+
+    /** CRC32C of every byte written through this output so far (flushes first). */
+    long crc() throws IOException {
+        flush();
+        return crcCombined ? Crc32cCombine.combine(crcValue, crc.getValue(), bytesSinceCombine) : crc.getValue();
     }
 
     /** File position of the next byte written. */
@@ -76,6 +110,8 @@ final class FileOutput {
     }
 
     private void writeFully(ByteBuffer b) throws IOException {
+        crc.update(b.duplicate());
+        bytesSinceCombine += b.remaining();
         while (b.hasRemaining()) {
             flushedTo += channel.write(b, flushedTo);
         }

@@ -29,6 +29,7 @@ final class Kv02Reader implements SegmentReader {
     private final Envelope envelope;
     private final Corruption corruption;
     private volatile Typed typed;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Directory-dependent state, built by the typed check. */
     record Typed(Kv02Directory directory, EliasFanoReader offsets, long fcStart, long fcEnd) {
@@ -265,7 +266,7 @@ final class Kv02Reader implements SegmentReader {
 
     @Override
     public void close() {
-        if (arena.scope().isAlive()) {
+        if (closed.compareAndSet(false, true)) {
             arena.close();
         }
     }

@@ -15,7 +15,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HexFormat;
-import java.util.zip.CRC32C;
 
 /**
  * Streams sorted records into a byte-unit KV02 file. The FC stream goes straight to a temporary
@@ -205,39 +204,23 @@ final class Kv02Writer implements SegmentWriter {
         residuals.add(fcExtent - count * Math.max(0, width));
         EliasFano ef = EliasFano.build(residuals.array(), residuals.size());
         Kv02Directory dir = Kv02Directory.layout(fcExtent, fcExtent, count == 0 ? 0 : previousLength, ef);
+        byte[] directory = dir.encode();
         FileOutput body = new FileOutput(out.channel(), Envelope.BYTES);
-        body.write(dir.encode(), 0, Kv02Directory.BYTES);
+        body.write(directory, 0, Kv02Directory.BYTES);
         body.flush();
-        FileOutput sections = new FileOutput(out.channel(), FC_START + fcExtent);
-        sections.zeros(Envelope.BYTES + dir.offsets()[Kv02Directory.LOW] - sections.position());
-        sections.write(ef.low());
-        sections.write(ef.high());
-        sections.write(ef.samples());
-        sections.write(ef.sparse());
-        sections.flush();
-        long bodyBytes = dir.bodyBytes();
-        int flags = (policy.valueWidth().isFixed() ? Envelope.FLAG_POLICY_WIDTH : 0) | (width >= 0 ? Envelope.FLAG_COMMON_WIDTH : 0);
-        Envelope env = new Envelope(Envelope.Kind.NATIVE, flags, Unit.BYTE, policy.backspace(), blockWidth, policy.groupSize(),
-                policy.valueWidth().isFixed() ? policy.valueWidth().units() : 0, Math.max(0, width), bodyBytes, count,
-                bodyCrc(out.channel(), bodyBytes));
-        FileOutput header = new FileOutput(out.channel(), 0);
-        header.write(env.encode(), 0, Envelope.BYTES);
-        header.flush();
-        out.publish();
-        state = State.FINISHED;
-        return new SegmentInfo(out.target(), count, Envelope.BYTES + bodyBytes, width);
-    }
-
-    /** CRC32C of the body as written, read back through a temporary mapping. */
-    private static int bodyCrc(FileChannel channel, long bodyBytes) throws IOException {
-        CRC32C crc = new CRC32C();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment body = channel.map(FileChannel.MapMode.READ_ONLY, Envelope.BYTES, bodyBytes, arena);
-            for (long at = 0; at < bodyBytes; at += 1L << 30) {
-                crc.update(body.asSlice(at, Math.min(1L << 30, bodyBytes - at)).asByteBuffer());
-            }
+        // The sections follow the FC stream in the same output, so its running CRC covers them.
+        fc.zeros(Envelope.BYTES + dir.offsets()[Kv02Directory.LOW] - fc.position());
+        fc.write(ef.low());
+        fc.write(ef.high());
+        fc.write(ef.samples());
+        fc.write(ef.sparse());
+        Sealer.BodyCrc crc = Sealer.BodyCrc.of(directory, fc, FC_START);
+        if (crc.length() != dir.bodyBytes()) {
+            throw new IllegalStateException("wrote " + crc.length() + " body bytes, directory says " + dir.bodyBytes());
         }
-        return (int) crc.getValue();
+        Sealer.seal(out, Envelope.Kind.NATIVE, policy, width, count, crc);
+        state = State.FINISHED;
+        return new SegmentInfo(out.target(), count, Envelope.BYTES + crc.length(), width);
     }
 
     /**

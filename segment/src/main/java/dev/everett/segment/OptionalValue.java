@@ -20,19 +20,26 @@ final class OptionalValue {
      * @return true if it is a tombstone
      */
     static boolean isTombstone(MemorySegment s, Corruption c, long at, long length) {
+        if (length != 0) {
+            byte tag = s.get(ValueLayout.JAVA_BYTE, at);
+            if (tag == PRESENT) {
+                return false;
+            }
+            if (tag == ABSENT && length == 1) {
+                return true;
+            }
+        }
+        throw malformed(s, c, at, length);
+    }
+
+    private static RuntimeException malformed(MemorySegment s, Corruption c, long at, long length) {
         if (length == 0) {
-            throw c.at(at, "an optional value must carry a presence tag (empty encoded value)");
+            return c.at(at, "an optional value must carry a presence tag (empty encoded value)");
         }
         byte tag = s.get(ValueLayout.JAVA_BYTE, at);
         if (tag == ABSENT) {
-            if (length != 1) {
-                throw c.at(at, "absent value (tag 00) followed by " + (length - 1) + " bytes");
-            }
-            return true;
+            return c.at(at, "absent value (tag 00) followed by " + (length - 1) + " bytes");
         }
-        if (tag != PRESENT) {
-            throw c.at(at, "bad presence tag 0x" + Integer.toHexString(tag & 0xFF) + " (expected 00 or 01)");
-        }
-        return false;
+        return c.at(at, "bad presence tag 0x" + Integer.toHexString(tag & 0xFF) + " (expected 00 or 01)");
     }
 }
