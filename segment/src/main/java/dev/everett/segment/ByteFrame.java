@@ -16,12 +16,12 @@ import java.lang.foreign.ValueLayout;
  * per-record path stays small enough for the JIT to inline.
  */
 final class ByteFrame {
-    private final MemorySegment s;
-    private final Corruption corruption;
-    private final long end;
-    private final long commonWidth;
+    private MemorySegment s;
+    private Corruption corruption;
+    private long end;
+    private long commonWidth;
     /** Native streams have unique keys; borrowed streams may repeat one (an empty suffix). */
-    private final boolean unique;
+    private boolean unique;
 
     /** File offset of the next unread byte. */
     long pos;
@@ -46,6 +46,19 @@ final class ByteFrame {
 
     ByteFrame(MemorySegment s, Corruption corruption, long end, long commonWidth) {
         this(s, corruption, end, commonWidth, true);
+    }
+
+    /** A frame over nothing yet; {@link #bind} it to a stream before reading. */
+    ByteFrame() {
+    }
+
+    /** Points this frame at another stream, so one frame can serve several in turn. */
+    void bind(FcStream stream) {
+        this.s = stream.segment();
+        this.corruption = stream.corruption();
+        this.end = stream.end();
+        this.commonWidth = stream.commonWidth();
+        this.unique = stream.unique();
     }
 
     /**

@@ -22,10 +22,8 @@ final class Kv02Cursor implements SegmentCursor {
     Kv02Cursor(Kv02Reader reader, Kv02Reader.Typed typed) {
         this.s = reader.file();
         this.corruption = reader.corruption();
-        Envelope env = reader.envelope();
         this.optional = reader.optionalValues();
-        this.walker = new FcWalker(s, corruption, typed.offsets(), typed.fcStart(), typed.fcEnd(), env.blockWidth(),
-                env.commonWidthOrNone(), env.recordCount(), typed.directory().terminalLength(), Envelope.BYTES + 16, true);
+        this.walker = typed.stream().walker();
     }
 
     @Override

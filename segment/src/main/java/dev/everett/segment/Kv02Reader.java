@@ -32,7 +32,7 @@ final class Kv02Reader implements SegmentReader {
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     /** Directory-dependent state, built by the typed check. */
-    record Typed(Kv02Directory directory, EliasFanoReader offsets, long fcStart, long fcEnd) {
+    record Typed(Kv02Directory directory, EliasFanoReader offsets, long fcStart, long fcEnd, FcStream stream) {
     }
 
     private Kv02Reader(Path path, Policy policy, Arena arena, MemorySegment file, Envelope envelope) {
@@ -90,7 +90,9 @@ final class Kv02Reader implements SegmentReader {
                             body + d.offsets()[Kv02Directory.SAMPLES], body + d.offsets()[Kv02Directory.SPARSE],
                             d.lengths()[Kv02Directory.SPARSE]);
                     long fcStart = body + d.offsets()[Kv02Directory.FC];
-                    t = new Typed(d, ef, fcStart, fcStart + d.fcExtent());
+                    FcStream stream = new FcStream(file, corruption, fcStart, fcStart + d.fcExtent(), ef, envelope.recordCount(),
+                            envelope.blockWidth(), envelope.commonWidthOrNone(), true, d.terminalLength(), body + 16);
+                    t = new Typed(d, ef, fcStart, fcStart + d.fcExtent(), stream);
                     typed = t;
                 }
             }
@@ -150,25 +152,10 @@ final class Kv02Reader implements SegmentReader {
         if (ordinal < 0 || ordinal >= count) {
             throw new IndexOutOfBoundsException("record " + ordinal + " of " + count);
         }
-        Typed t = typed();
-        long w = envelope.blockWidth();
-        long block = ordinal / w;
-        long blockOrdinal = block * w;
-        long stride = Math.max(0, envelope.commonWidthOrNone());
-        long offset = t.offsets().select(block) + blockOrdinal * stride;
-        if (offset < 0 || offset > t.fcEnd() - t.fcStart()) {
-            throw corruption.at(Envelope.BYTES + t.directory().offsets()[Kv02Directory.LOW], "block " + block + " offset lies outside the FC stream");
-        }
-        ByteFrame f = new ByteFrame(file, corruption, t.fcEnd(), envelope.commonWidthOrNone());
-        f.pos = t.fcStart() + offset;
-        long previous = -1;
-        for (long o = blockOrdinal; ; o++) {
-            f.read(o == blockOrdinal, previous, o == 0, t.fcStart());
-            if (o == ordinal) {
-                break;
-            }
-            previous = f.keyLength();
-        }
+        FcStream.Window w = new FcStream.Window();
+        typed().stream().open(w, ordinal);
+        w.read();
+        ByteFrame f = w.frame;
         boolean tombstone = false;
         long valueAt = f.valueAt;
         long valueLength = f.valueLength;
