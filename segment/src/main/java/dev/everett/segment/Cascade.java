@@ -1,0 +1,214 @@
+package dev.everett.segment;
+
+import dev.everett.api.Lookup;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Queries a chain of catalogs through fractional cascading (index-query-merge.md §2). The head
+ * holds at most K occurrences, so its group 0 covers it all and the search starts from the
+ * empty key. At each catalog the group chosen above is projected through the rank directories
+ * onto a native window and two borrowed windows; a comparison context, carried down and never
+ * rebuilt from key bytes, is advanced over their literals. The last borrowed key ≤ Q on the
+ * main route picks the group one level down.
+ *
+ * <p>A point lookup is a replacement read: at each catalog its own native match wins, then its
+ * secondary leaf's match, then the catalogs below (newest first). A tombstone found first is the
+ * answer: older values under it are not consulted.
+ */
+final class Cascade {
+    private final Catalog head;
+    private final long k;
+
+    Cascade(Catalog head) {
+        this.head = head;
+        this.k = head.index.groupSize();
+        Corruption c = head.index.corruption();
+        c.require(head.virtualCount() <= k, Envelope.BYTES + 8,
+                "a query head must hold at most K = " + k + " occurrences, this one holds " + head.virtualCount());
+    }
+
+    Catalog head() {
+        return head;
+    }
+
+    /** Per-query scratch: contexts and windows reused from catalog to catalog. */
+    static final class Probe {
+        final QueryContext lower;
+        final QueryContext scan;
+        final QueryContext[] pred;
+        final FcStream.Window window = new FcStream.Window();
+        final FcStream.Window fetch = new FcStream.Window();
+        final long[] predOrdinal = new long[2];
+        /** Where the match found at the current catalog lies, or -1. */
+        long match;
+        MemorySegment matchSegment;
+        long matchAt;
+        long matchLength;
+        /** First native at or above Q within the current catalog's window (seek support). */
+        long lowerBound;
+
+        Probe(Corruption c) {
+            lower = new QueryContext(c);
+            scan = new QueryContext(c);
+            pred = new QueryContext[] {new QueryContext(c), new QueryContext(c)};
+        }
+    }
+
+    /** The newest record for {@code q[0 .. n)} across the chain. */
+    Lookup get(byte[] q, int n) {
+        Probe p = new Probe(head.index.corruption());
+        p.lower.start(q, n);
+        Catalog node = head;
+        long g = 0;
+        if (head.virtualCount() == 0) {
+            return Lookup.absent();
+        }
+        while (node != null) {
+            search(node, g, p);
+            if (p.match >= 0) {
+                return answer(node.natives, p);
+            }
+            if (p.predOrdinal[IndexReader.SECONDARY] >= 0 && searchLeaf(node, p)) {
+                return answer(node.secondary, p);
+            }
+            if (p.predOrdinal[IndexReader.MAIN] < 0) {
+                return Lookup.absent();
+            }
+            g = descend(node, p);
+            node = node.main;
+        }
+        return Lookup.absent();
+    }
+
+    private long descend(Catalog node, Probe p) {
+        long next = p.predOrdinal[IndexReader.MAIN];
+        Corruption c = node.index.corruption();
+        c.require(node.main != null, Envelope.BYTES + 82, "main route sampled but the catalog has no main target");
+        c.require(next < node.main.index.groups(), Envelope.BYTES + 16, "main route sample " + next + " names a group beyond its target");
+        p.lower.copyFrom(p.pred[IndexReader.MAIN]);
+        return next;
+    }
+
+    private static Lookup answer(Kv02Reader natives, Probe p) {
+        if (!natives.optionalValues()) {
+            return Lookup.value(p.matchSegment.asSlice(p.matchAt, p.matchLength));
+        }
+        Corruption c = natives.corruption();
+        if (OptionalValue.isTombstone(p.matchSegment, c, p.matchAt, p.matchLength)) {
+            return Lookup.tombstone();
+        }
+        return Lookup.value(p.matchSegment.asSlice(p.matchAt + 1, p.matchLength - 1));
+    }
+
+    /** Searches group g of one catalog, starting from the context of the occurrence at g·K. */
+    void search(Catalog node, long g, Probe p) {
+        IndexReader ix = node.index;
+        Corruption c = ix.corruption();
+        long v = ix.virtualCount();
+        long first = g * k;
+        c.require(g >= 0 && first < v, Envelope.BYTES + 8, "group " + g + " lies beyond the " + v + " occurrences of " + ix.path());
+        long width = Math.min(k, v - first);
+        IndexReader.Route main = ix.route(IndexReader.MAIN);
+        IndexReader.Route sec = ix.route(IndexReader.SECONDARY);
+        long pre0 = main.ranks().rank(g);
+        long pre1 = sec.ranks().rank(g);
+        long pop0 = main.ranks().classOf(g);
+        long pop1 = sec.ranks().classOf(g);
+        if (pre0 + pre1 > first || pop0 + pop1 > width || pre0 + pop0 > main.count() || pre1 + pop1 > sec.count()) {
+            throw c.at(main.ranks().checkpointOffset(g >>> 7), "rank directories of group " + g + " disagree with the group and route sizes");
+        }
+        long nativeFirst = first - pre0 - pre1;
+        long nativeLast = nativeFirst + width - pop0 - pop1;
+        FcStream natives = node.nativeStream();
+        if (nativeLast > natives.count()) {
+            throw c.at(Envelope.BYTES + 8, "group " + g + " names natives beyond the " + natives.count() + " records of the native");
+        }
+        p.match = -1;
+        p.lowerBound = nativeLast;
+        scanNatives(natives, nativeFirst, nativeLast, p.lower, p);
+        routeWindow(ix, main, IndexReader.MAIN, g, pre0, pop0, p);
+        routeWindow(ix, sec, IndexReader.SECONDARY, g, pre1, pop1, p);
+        for (int r = 0; r < 2; r++) {
+            long i = p.predOrdinal[r];
+            if (i >= 0 && p.pred[r].order == 0 && p.match < 0 && ix.falseBorrow(r, i)) {
+                // The equal native precedes this window: natives come before equal borrows, so
+                // it is the last native before the cut.
+                c.require(nativeFirst > 0, ix.route(r).flagsAt(), "false borrow with no native before the window");
+                natives.open(p.fetch, nativeFirst - 1);
+                p.fetch.read();
+                capture(natives, p.fetch.frame, nativeFirst - 1, p);
+                p.lowerBound = nativeFirst - 1;
+            }
+        }
+    }
+
+    /** Scans natives [from, to) from {@code start}: records an equal key, stops at the first ≥ Q. */
+    private void scanNatives(FcStream s, long from, long to, QueryContext start, Probe p) {
+        if (from >= to) {
+            return;
+        }
+        QueryContext ctx = p.scan;
+        ctx.copyFrom(start);
+        FcStream.Window w = p.window;
+        s.open(w, from);
+        MemorySegment seg = s.segment();
+        for (long i = from; i < to; i++) {
+            w.read();
+            ByteFrame f = w.frame;
+            ctx.advance(seg, f.start, f.retained, f.suffixAt, f.suffixLength, f.retained + f.suffixLength);
+            if (ctx.order >= 0) {
+                if (ctx.order == 0) {
+                    capture(s, f, i, p);
+                }
+                p.lowerBound = i;
+                return;
+            }
+        }
+    }
+
+    private static void capture(FcStream s, ByteFrame f, long i, Probe p) {
+        p.match = i;
+        p.matchSegment = s.segment();
+        p.matchAt = f.valueAt;
+        p.matchLength = f.valueLength;
+    }
+
+    /** Finds route r's last borrowed key ≤ Q at or before this window, with its context. */
+    private void routeWindow(IndexReader ix, IndexReader.Route route, int r, long g, long pre, long pop, Probe p) {
+        p.predOrdinal[r] = -1;
+        if (pop > 0) {
+            QueryContext ctx = p.scan;
+            ctx.copyFrom(p.lower);
+            FcStream s = route.stream();
+            FcStream.Window w = p.window;
+            s.open(w, pre);
+            MemorySegment seg = s.segment();
+            for (long i = pre; i < pre + pop; i++) {
+                w.read();
+                ByteFrame f = w.frame;
+                ctx.advance(seg, f.start, f.retained, f.suffixAt, f.suffixLength, f.retained + f.suffixLength);
+                if (ctx.order > 0) {
+                    break;
+                }
+                p.pred[r].copyFrom(ctx);
+                p.predOrdinal[r] = i;
+            }
+        }
+        if (p.predOrdinal[r] < 0 && pre > 0) {
+            p.pred[r].copyFrom(p.lower);
+            p.pred[r].predecessor(ix.cut(r, g), ix.cutOffset(r, g));
+            p.predOrdinal[r] = pre - 1;
+        }
+    }
+
+    /** Searches the secondary leaf's window below the secondary predecessor; true on a match. */
+    private boolean searchLeaf(Catalog node, Probe p) {
+        long t = p.predOrdinal[IndexReader.SECONDARY] * k;
+        FcStream leaf = node.secondaryStream();
+        Corruption c = node.index.corruption();
+        c.require(t < leaf.count(), Envelope.BYTES + 24, "secondary sample names record " + t + " beyond the leaf's " + leaf.count());
+        p.match = -1;
+        scanNatives(leaf, t, Math.min(t + k, leaf.count()), p.pred[IndexReader.SECONDARY], p);
+        return p.match >= 0;
+    }
+}

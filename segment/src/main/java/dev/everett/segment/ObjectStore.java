@@ -1,0 +1,138 @@
+package dev.everett.segment;
+
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.ObjectId;
+import dev.everett.api.OpenMode;
+import dev.everett.api.Policy;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Everett objects under one root, named by identity: {@code ROOT/ab/cd/<28 hex>.kv} for natives
+ * and {@code .index} for indexes. Opens each object once and shares the mapping; builds
+ * catalogs (a native plus its index) and the empty-native routing heads that make a chain
+ * queryable; reopens a chain from its head's identities.
+ */
+final class ObjectStore implements AutoCloseable {
+    private final Path root;
+    private final Policy policy;
+    private final Map<ObjectId, Kv02Reader> natives = new HashMap<>();
+    private final Map<ObjectId, IndexReader> indexes = new HashMap<>();
+    private ObjectId emptyNative;
+
+    ObjectStore(Path root, Policy policy) {
+        this.root = root;
+        this.policy = policy;
+    }
+
+    Policy policy() {
+        return policy;
+    }
+
+    Path nativePath(ObjectId id) {
+        return id.path(root, ".kv");
+    }
+
+    Path indexPath(ObjectId id) {
+        return id.path(root, ".index");
+    }
+
+    /** A writer for a new native object; the caller finishes it. */
+    Kv02Writer newNative(ObjectId id, CommonWidthRule rule) throws IOException {
+        Path p = nativePath(id);
+        Files.createDirectories(p.getParent());
+        return new Kv02Writer(p, policy, rule);
+    }
+
+    synchronized Kv02Reader openNative(ObjectId id) throws IOException {
+        Kv02Reader r = natives.get(id);
+        if (r == null) {
+            r = Kv02Reader.open(nativePath(id), policy, OpenMode.TYPED);
+            natives.put(id, r);
+        }
+        return r;
+    }
+
+    synchronized IndexReader openIndex(ObjectId id) throws IOException {
+        IndexReader r = indexes.get(id);
+        if (r == null) {
+            r = IndexReader.open(indexPath(id), policy);
+            indexes.put(id, r);
+        }
+        return r;
+    }
+
+    /**
+     * Indexes native {@code nativeId} over the given targets (either may be null) under a fresh
+     * identity and returns the bound catalog.
+     */
+    Catalog index(ObjectId nativeId, Catalog main, ObjectId secondaryId) throws IOException {
+        Kv02Reader n = openNative(nativeId);
+        Kv02Reader s = secondaryId == null ? null : openNative(secondaryId);
+        ObjectId indexId = ObjectId.random();
+        Path p = indexPath(indexId);
+        Files.createDirectories(p.getParent());
+        new IndexBuilder(policy).build(p, nativeId, n, main, secondaryId, s);
+        return new Catalog(nativeId, n, indexId, openIndex(indexId), main, secondaryId, s);
+    }
+
+    /** The one empty native that routing catalogs share (D10). */
+    synchronized ObjectId emptyNative() throws IOException {
+        if (emptyNative == null) {
+            ObjectId id = ObjectId.random();
+            try (Kv02Writer w = newNative(id, CommonWidthRule.policy())) {
+                w.finish();
+            }
+            emptyNative = id;
+        }
+        return emptyNative;
+    }
+
+    /**
+     * Prepares a query head over level 0 (a main catalog and optionally a secondary leaf): with
+     * no secondary and a main of at most K occurrences the main itself; otherwise one empty
+     * catalog over both, then empty main-only parents until the head holds at most K.
+     */
+    Catalog prepareHead(Catalog main, ObjectId secondaryId) throws IOException {
+        long k = policy.groupSize();
+        if (secondaryId == null && main != null && main.virtualCount() <= k) {
+            return main;
+        }
+        Catalog head = index(emptyNative(), main, secondaryId);
+        while (head.virtualCount() > k) {
+            head = index(emptyNative(), head, null);
+        }
+        return head;
+    }
+
+    /**
+     * Opens the chain whose head is the pair (native, index), following the main targets the
+     * indexes record and opening each secondary; a repeated index identity is a cycle.
+     */
+    Catalog openChain(ObjectId nativeId, ObjectId indexId) throws IOException {
+        return openChain(nativeId, indexId, new HashSet<>());
+    }
+
+    private Catalog openChain(ObjectId nativeId, ObjectId indexId, Set<ObjectId> seen) throws IOException {
+        IndexReader ix = openIndex(indexId);
+        ix.corruption().require(seen.add(indexId), Envelope.BYTES + 120, "index chain has a cycle through " + indexId);
+        IndexDirectory d = ix.directory();
+        Catalog main = d.present()[0] ? openChain(d.mainNativeId(), d.mainIndexId(), seen) : null;
+        ObjectId sid = d.present()[1] ? d.secondaryId() : null;
+        Kv02Reader s = sid == null ? null : openNative(sid);
+        return new Catalog(nativeId, openNative(nativeId), indexId, ix, main, sid, s);
+    }
+
+    @Override
+    public synchronized void close() {
+        natives.values().forEach(Kv02Reader::close);
+        indexes.values().forEach(IndexReader::close);
+        natives.clear();
+        indexes.clear();
+    }
+}

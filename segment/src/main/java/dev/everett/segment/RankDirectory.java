@@ -1,0 +1,66 @@
+package dev.everett.segment;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One route's rank directory: a class per virtual group (how many of the route's borrowed
+ * keys fall in the group, b = log2(K + 1) bits, packed LSB-first into u64 words) and one
+ * checkpoint per 128 groups (the exclusive prefix sum). rank(g) = borrows before position g·K.
+ */
+final class RankDirectory {
+    private final MemorySegment s;
+    private final Corruption corruption;
+    private final long classes;
+    private final long checkpoints;
+    private final long groups;
+    private final int bits;
+    private final long mask;
+    private final long total;
+
+    RankDirectory(MemorySegment s, Corruption corruption, long classes, long checkpoints, long groups, int bits, long total) {
+        this.s = s;
+        this.corruption = corruption;
+        this.classes = classes;
+        this.checkpoints = checkpoints;
+        this.groups = groups;
+        this.bits = bits;
+        this.mask = (1L << bits) - 1;
+        this.total = total;
+    }
+
+    long groups() {
+        return groups;
+    }
+
+    /** Borrowed keys of this route in group g. */
+    int classOf(long g) {
+        long bit = g * bits;
+        long wordAt = classes + 8 * (bit >>> 6);
+        int shift = (int) (bit & 63);
+        long v = Le.u64(s, wordAt) >>> shift;
+        if (shift + bits > 64) {
+            v |= Le.u64(s, wordAt + 8) << (64 - shift);
+        }
+        return (int) (v & mask);
+    }
+
+    /** Borrowed keys of this route before group g; rank(G) is the route's total (D13). */
+    long rank(long g) {
+        if (g >= groups) {
+            return total;
+        }
+        long block = g >>> 7;
+        long r = Le.u64(s, checkpoints + 8 * block);
+        for (long h = block << 7; h < g; h++) {
+            r += classOf(h);
+        }
+        if (Long.compareUnsigned(r, total) > 0) {
+            throw corruption.at(checkpoints + 8 * block, "rank of group " + g + " exceeds the route's " + total + " borrowed keys");
+        }
+        return r;
+    }
+
+    long checkpointOffset(long block) {
+        return checkpoints + 8 * block;
+    }
+}

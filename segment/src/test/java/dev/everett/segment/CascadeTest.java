@@ -1,0 +1,233 @@
+package dev.everett.segment;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.Lookup;
+import dev.everett.api.ObjectId;
+import dev.everett.api.Policy;
+import dev.everett.api.ValueGrammar;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Differential test of cascade lookups: random chains of overlapping runs (with secondaries
+ * and routing heads), every query among hits, misses and their neighbours answered as a
+ * newest-first linear search over the runs would.
+ */
+@ExtendWith(Seeds.class)
+class CascadeTest {
+    @TempDir
+    Path dir;
+
+    /** One level of a chain, bottom first: its native run and an optional secondary run. */
+    record Level(List<Rec> natives, List<Rec> secondary, TreeMap<byte[], Rec> nativeMap, TreeMap<byte[], Rec> secondaryMap) {
+        Level(List<Rec> natives, List<Rec> secondary) {
+            this(natives, secondary, map(natives), secondary == null ? null : map(secondary));
+        }
+    }
+
+    private static TreeMap<byte[], Rec> map(List<Rec> recs) {
+        TreeMap<byte[], Rec> m = new TreeMap<>(Arrays::compareUnsigned);
+        for (Rec r : recs) {
+            m.put(r.key(), r);
+        }
+        return m;
+    }
+
+    /** The newest-first answer: top level first; at a level its native, then its secondary. */
+    private static Lookup.Status model(List<Level> levels, byte[] key, byte[][] value) {
+        for (int i = levels.size() - 1; i >= 0; i--) {
+            for (TreeMap<byte[], Rec> run : List.of(levels.get(i).nativeMap(), levels.get(i).secondaryMap() == null ? map(List.of()) : levels.get(i).secondaryMap())) {
+                Rec r = run.get(key);
+                if (r != null) {
+                    value[0] = r.value();
+                    return r.tombstone() ? Lookup.Status.TOMBSTONE : Lookup.Status.VALUE;
+                }
+            }
+        }
+        return Lookup.Status.ABSENT;
+    }
+
+    private ObjectId write(ObjectStore store, List<Rec> recs) throws Exception {
+        ObjectId id = ObjectId.random();
+        try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
+            for (Rec r : recs) {
+                if (r.tombstone()) {
+                    w.delete(r.key());
+                } else {
+                    w.put(r.key(), r.value());
+                }
+            }
+            w.finish();
+        }
+        return id;
+    }
+
+    private Catalog build(ObjectStore store, List<Level> levels) throws Exception {
+        Catalog below = null;
+        for (Level level : levels) {
+            ObjectId n = write(store, level.natives());
+            ObjectId s = level.secondary() == null ? null : write(store, level.secondary());
+            below = store.index(n, below, s);
+        }
+        return store.prepareHead(below, null);
+    }
+
+    private static List<Rec> subset(Random rnd, List<byte[]> universe, double p, boolean tombstones) {
+        List<Rec> out = new ArrayList<>();
+        for (byte[] k : universe) {
+            if (rnd.nextDouble() < p) {
+                byte[] v = tombstones && rnd.nextInt(5) == 0 ? null : new byte[rnd.nextInt(6)];
+                if (v != null) {
+                    rnd.nextBytes(v);
+                }
+                out.add(new Rec(k, v));
+            }
+        }
+        return out;
+    }
+
+    private static List<byte[]> queries(Random rnd, List<byte[]> universe) {
+        List<byte[]> q = new ArrayList<>();
+        q.add(new byte[0]);
+        for (byte[] k : universe) {
+            q.add(k);
+            byte[] longer = Arrays.copyOf(k, k.length + 1);
+            q.add(longer);
+            if (k.length > 0) {
+                q.add(Arrays.copyOf(k, k.length - 1));
+                byte[] bumped = k.clone();
+                bumped[k.length - 1]++;
+                q.add(bumped);
+            }
+        }
+        for (int i = 0; i < 50; i++) {
+            byte[] r = new byte[rnd.nextInt(4)];
+            rnd.nextBytes(r);
+            q.add(r);
+        }
+        return q;
+    }
+
+    @Test
+    void lookupsEqualANewestFirstSearch(Random rnd) throws Exception {
+        int[] ks = {3, 7, 15, 31};
+        for (int round = 0; round < 24; round++) {
+            long k = ks[rnd.nextInt(ks.length)];
+            int w = 1 + rnd.nextInt(20);
+            Policy policy = Policy.defaultBytes().withGroupSize(k).withBlockWidth(w);
+            List<byte[]> universe = new RecordGen(rnd).keys(rnd.nextInt(600));
+            int depth = 1 + rnd.nextInt(4);
+            List<Level> levels = new ArrayList<>();
+            for (int i = 0; i < depth; i++) {
+                double p = 1.0 / (1 + rnd.nextInt(4) * (i + 1));
+                List<Rec> secondary = rnd.nextInt(3) == 0 ? subset(rnd, universe, 0.1, true) : null;
+                levels.add(new Level(subset(rnd, universe, p, true), secondary));
+            }
+            Path root = dir.resolve("r" + round);
+            try (ObjectStore store = new ObjectStore(root, policy)) {
+                Cascade cascade = new Cascade(build(store, levels));
+                for (byte[] q : queries(rnd, universe)) {
+                    byte[][] expected = new byte[1][];
+                    Lookup.Status status = model(levels, q, expected);
+                    Lookup got = cascade.get(q, q.length);
+                    String what = "round " + round + " K=" + k + " W=" + w + " depth " + depth + " key " + java.util.HexFormat.of().formatHex(q);
+                    assertEquals(status, got.status(), what);
+                    if (status == Lookup.Status.VALUE) {
+                        assertArrayEquals(expected[0], got.valueBytes(), what);
+                    }
+                }
+            }
+        }
+    }
+
+    /** 'p' × 8 then the big-endian ordinal: every key shares at least 8 bytes with every other. */
+    static byte[] structured(long i) {
+        byte[] k = new byte[16];
+        Arrays.fill(k, 0, 8, (byte) 'p');
+        for (int b = 0; b < 8; b++) {
+            k[8 + b] = (byte) (i >>> (56 - 8 * b));
+        }
+        return k;
+    }
+
+    /**
+     * The shape of the lookup benchmark (index-query-merge.md §5.1): runs of every 1st, 4th, 16th
+     * and 64th even ordinal, a secondary of every 128th, routing heads on top; hits and misses.
+     */
+    @Test
+    void stridedRunsWithSharedPrefixes(Random rnd) throws Exception {
+        for (long k : new long[] {3, 15}) {
+            int n = 2048;
+            Policy policy = Policy.defaultBytes().withGroupSize(k).withBlockWidth((int) k);
+            List<Level> levels = new ArrayList<>();
+            int[] strides = {1, 4, 16, 64};
+            for (int li = 0; li < strides.length; li++) {
+                List<Rec> run = new ArrayList<>();
+                for (long i = 0; i < n; i += strides[li]) {
+                    byte[] v = rnd.nextInt(7) == 0 ? null : new byte[] {(byte) li, (byte) i};
+                    run.add(new Rec(structured(2 * i), v));
+                }
+                List<Rec> secondary = null;
+                if (strides[li] == 16) {
+                    secondary = new ArrayList<>();
+                    for (long i = 0; i < n; i += 128) {
+                        secondary.add(new Rec(structured(2 * i), new byte[] {9, (byte) i}));
+                    }
+                }
+                levels.add(new Level(run, secondary));
+            }
+            try (ObjectStore store = new ObjectStore(dir.resolve("k" + k), policy)) {
+                Cascade cascade = new Cascade(build(store, levels));
+                for (long i = -1; i < 2 * n + 2; i++) {
+                    byte[] q = i < 0 ? new byte[0] : structured(i);
+                    byte[][] expected = new byte[1][];
+                    Lookup.Status status = model(levels, q, expected);
+                    Lookup got = cascade.get(q, q.length);
+                    assertEquals(status, got.status(), "K=" + k + " ordinal " + i);
+                    if (status == Lookup.Status.VALUE) {
+                        assertArrayEquals(expected[0], got.valueBytes(), "K=" + k + " ordinal " + i);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void emptyChainAnswersAbsent() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        try (ObjectStore store = new ObjectStore(dir, policy)) {
+            Cascade cascade = new Cascade(build(store, List.of(new Level(List.of(), null))));
+            assertEquals(Lookup.Status.ABSENT, cascade.get(new byte[0], 0).status());
+            assertEquals(Lookup.Status.ABSENT, cascade.get(new byte[] {1}, 1).status());
+        }
+    }
+
+    @Test
+    void rawGrammarValuesComeBack(Random rnd) throws Exception {
+        Policy policy = Policy.defaultBytes().withGrammar(ValueGrammar.RAW).withGroupSize(3).withBlockWidth(2);
+        List<byte[]> universe = new RecordGen(rnd).keys(200);
+        List<Level> levels = List.of(new Level(subset(rnd, universe, 0.7, false), null), new Level(subset(rnd, universe, 0.3, false), null));
+        try (ObjectStore store = new ObjectStore(dir, policy)) {
+            Cascade cascade = new Cascade(build(store, levels));
+            for (byte[] q : universe) {
+                byte[][] expected = new byte[1][];
+                Lookup.Status status = model(levels, q, expected);
+                Lookup got = cascade.get(q, q.length);
+                assertEquals(status, got.status());
+                if (status == Lookup.Status.VALUE) {
+                    assertArrayEquals(expected[0], got.valueBytes());
+                }
+            }
+        }
+    }
+}
