@@ -1,6 +1,7 @@
 package dev.everett.segment;
 
 import dev.everett.api.ObjectId;
+import dev.everett.api.Policy;
 import java.util.Objects;
 
 /**
@@ -52,6 +53,64 @@ final class Catalog {
             c.require(d.counts()[1] == Le.ceilDiv(secondary.recordCount(), k), 96 + 24,
                     "secondary route holds " + d.counts()[1] + " samples but its leaf has " + secondary.recordCount() + " records");
         }
+    }
+
+    /**
+     * Verifies this catalog and everything below it: each native and index on its own, then
+     * the index against the keys, by rebuilding it from the native and the targets and
+     * comparing bytes (interleaving, ranks, false borrows, cut LCPs and the exact samples).
+     */
+    void verify() throws java.io.IOException {
+        if (main != null) {
+            main.verify();
+        }
+        if (secondary != null) {
+            secondary.verify();
+        }
+        natives.verify();
+        index.verify();
+        java.nio.file.Path tmp = java.nio.file.Files.createTempDirectory("everett-verify");
+        try {
+            java.nio.file.Path rebuilt = tmp.resolve("rebuilt.index");
+            Policy policy = natives.policy();
+            new IndexBuilder(policy).build(rebuilt, nativeId, natives, main, secondaryId, secondary);
+            byte[] expected = java.nio.file.Files.readAllBytes(rebuilt);
+            java.lang.foreign.MemorySegment actual = index.file();
+            long diff = java.lang.foreign.MemorySegment.mismatch(actual, 0, actual.byteSize(),
+                    java.lang.foreign.MemorySegment.ofArray(expected), 0, expected.length);
+            if (diff >= 0) {
+                throw index.corruption().at(diff, "index disagrees with its native and targets in " + section(diff));
+            }
+        } finally {
+            try (var files = java.nio.file.Files.list(tmp)) {
+                for (java.nio.file.Path f : (Iterable<java.nio.file.Path>) files::iterator) {
+                    java.nio.file.Files.deleteIfExists(f);
+                }
+            }
+            java.nio.file.Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Names the part of the index file at a byte offset, for error messages. */
+    private String section(long offset) {
+        if (offset < Envelope.BYTES) {
+            return "the envelope";
+        }
+        long at = offset - Envelope.BYTES;
+        if (at < IndexDirectory.BYTES) {
+            return "the directory";
+        }
+        String[] names = {"main keys", "main EF low", "main EF high", "main EF samples", "main EF sparse",
+                "secondary keys", "secondary EF low", "secondary EF high", "secondary EF samples", "secondary EF sparse",
+                "main rank classes", "main rank checkpoints", "secondary rank classes", "secondary rank checkpoints",
+                "main false-borrow bits", "secondary false-borrow bits", "main cut LCPs", "secondary cut LCPs"};
+        IndexDirectory d = index.directory();
+        for (int i = IndexDirectory.SECTIONS - 1; i >= 0; i--) {
+            if (at >= d.offsets()[i]) {
+                return names[i];
+            }
+        }
+        return "the directory";
     }
 
     FcStream nativeStream() {

@@ -331,6 +331,10 @@ final class IndexBuilder {
         long[] checkpoints() {
             return Arrays.copyOf(checkpoints.array(), checkpoints.size());
         }
+
+        long total() {
+            return total;
+        }
     }
 
     /** False-borrow bits, LSB-first within each byte. */

@@ -143,6 +143,65 @@ final class IndexReader implements AutoCloseable {
         return routes[r].cutsAt() + 8 * g;
     }
 
+    /**
+     * Checks the index file on its own: body CRC, zero gaps, each borrowed stream walked
+     * (framing, non-decreasing keys, extent, terminal length) with its Elias–Fano directory
+     * rebuilt and compared word for word, every rank class against its group's width, the rank
+     * words and checkpoints rebuilt from the classes, route totals, and zero flag padding. What
+     * depends on the keys of the native and the targets is checked by {@link Catalog#verify()}.
+     *
+     * @return the number of borrowed keys walked
+     */
+    long verify() {
+        Scan.bodyCrc(file, envelope, corruption);
+        Scan.zeroGaps(file, corruption, IndexDirectory.BYTES, directory.offsets(), directory.lengths());
+        long body = Envelope.BYTES;
+        for (int r = 0; r < 2; r++) {
+            Route route = routes[r];
+            EliasFano ef = Scan.walk(route.stream(), null, null);
+            int fc = IndexDirectory.fcSlot(r);
+            long[] at = new long[4];
+            long[] lengths = new long[4];
+            for (int i = 0; i < 4; i++) {
+                at[i] = body + directory.offsets()[fc + 1 + i];
+                lengths[i] = directory.lengths()[fc + 1 + i];
+            }
+            Scan.sameEliasFano(file, corruption, ef, directory.universes()[r], body + 64 + 8L * r, directory.lowWidths()[r], body + 80 + r, at, lengths);
+        }
+        long groups = groups();
+        long v = virtualCount();
+        IndexBuilder.ClassPacker[] rebuilt = {new IndexBuilder.ClassPacker(IndexDirectory.classBits(k)), new IndexBuilder.ClassPacker(IndexDirectory.classBits(k))};
+        for (long g = 0; g < groups; g++) {
+            long width = Math.min(k, v - g * k);
+            int pop0 = routes[0].ranks().classOf(g);
+            int pop1 = routes[1].ranks().classOf(g);
+            if (pop0 + pop1 > width) {
+                throw corruption.at(body + directory.offsets()[IndexDirectory.classSlot(0)] + (g * IndexDirectory.classBits(k)) / 8,
+                        "group " + g + " holds " + (pop0 + pop1) + " borrowed keys but only " + width + " occurrences");
+            }
+            rebuilt[0].add(pop0);
+            rebuilt[1].add(pop1);
+        }
+        for (int r = 0; r < 2; r++) {
+            if (rebuilt[r].total() != routes[r].count()) {
+                throw corruption.at(body + 16 + 8L * r, "route " + r + " classes add up to " + rebuilt[r].total() + " but it holds " + routes[r].count() + " keys");
+            }
+            Scan.sameWords(file, corruption, body + directory.offsets()[IndexDirectory.classSlot(r)], directory.lengths()[IndexDirectory.classSlot(r)],
+                    rebuilt[r].words(), "route " + r + " rank class word");
+            Scan.sameWords(file, corruption, body + directory.offsets()[IndexDirectory.checkpointSlot(r)], directory.lengths()[IndexDirectory.checkpointSlot(r)],
+                    rebuilt[r].checkpoints(), "route " + r + " rank checkpoint");
+            long count = routes[r].count();
+            if ((count & 7) != 0) {
+                long last = routes[r].flagsAt() + (count >>> 3);
+                int pad = (file.get(ValueLayout.JAVA_BYTE, last) & 0xFF) >>> (count & 7);
+                if (pad != 0) {
+                    throw corruption.at(last, "route " + r + " false-borrow padding bits must be 0");
+                }
+            }
+        }
+        return routes[0].count() + routes[1].count();
+    }
+
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {

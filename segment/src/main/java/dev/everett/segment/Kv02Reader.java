@@ -14,7 +14,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.zip.CRC32C;
 
 /**
  * A KV02 native segment, memory-mapped through one shared {@link Arena} that {@link #close()}
@@ -172,83 +171,21 @@ final class Kv02Reader implements SegmentReader {
     public VerifyReport verify() {
         Typed t = typed();
         Kv02Directory d = t.directory();
-        checkBodyCrc();
-        checkGaps(d);
+        Scan.bodyCrc(file, envelope, corruption);
+        Scan.zeroGaps(file, corruption, Kv02Directory.BYTES, d.offsets(), d.lengths());
+        long[] nonCanonical = new long[1];
+        Scan.RecordCheck values = optionalValues() ? f -> OptionalValue.isTombstone(file, corruption, f.valueAt, f.valueLength) : null;
+        EliasFano canonical = Scan.walk(t.stream(), nonCanonical, values);
+        long body = Envelope.BYTES;
+        long[] at = new long[4];
+        long[] lengths = new long[4];
+        for (int i = 0; i < 4; i++) {
+            at[i] = body + d.offsets()[Kv02Directory.LOW + i];
+            lengths[i] = d.lengths()[Kv02Directory.LOW + i];
+        }
+        Scan.sameEliasFano(file, corruption, canonical, d.universe(), body + 24, d.lowWidth(), body + 32, at, lengths);
         long count = envelope.recordCount();
-        long w = envelope.blockWidth();
-        long blocks = Le.ceilDiv(count, w);
-        if (blocks + 1 > Integer.MAX_VALUE - 8) {
-            throw new UnsupportedOperationException("verify() holds one residual per block; " + blocks + " blocks is too many");
-        }
-        long[] residuals = new long[(int) blocks + 1];
-        long stride = Math.max(0, envelope.commonWidthOrNone());
-        try (Kv02Cursor c = cursor()) {
-            while (c.next()) {
-                long o = c.ordinal();
-                if (o % w == 0) {
-                    residuals[(int) (o / w)] = c.recordStart() - t.fcStart() - o * stride;
-                }
-            }
-            residuals[(int) blocks] = d.fcExtent() - count * stride;
-            EliasFano canonical = EliasFano.build(residuals, residuals.length);
-            compareDirectory(d, canonical);
-            return new VerifyReport(count, blocks, c.firstNonCanonical() < 0, c.firstNonCanonical());
-        }
-    }
-
-    private void checkBodyCrc() {
-        CRC32C crc = new CRC32C();
-        long at = Envelope.BYTES;
-        long size = file.byteSize();
-        while (at < size) {
-            long chunk = Math.min(1L << 30, size - at);
-            crc.update(file.asSlice(at, chunk).asByteBuffer());
-            at += chunk;
-        }
-        long stored = Integer.toUnsignedLong(envelope.bodyCrc());
-        if (crc.getValue() != stored) {
-            throw corruption.at(Envelope.BODY_CRC_OFFSET, "body CRC32C mismatch: stored " + Long.toHexString(stored)
-                    + ", computed " + Long.toHexString(crc.getValue()));
-        }
-    }
-
-    private void checkGaps(Kv02Directory d) {
-        long body = Envelope.BYTES;
-        long end = Kv02Directory.BYTES;
-        for (int i = 0; i < Kv02Directory.SECTIONS; i++) {
-            for (long g = body + end; g < body + d.offsets()[i]; g++) {
-                if (file.get(java.lang.foreign.ValueLayout.JAVA_BYTE, g) != 0) {
-                    throw corruption.at(g, "gap byte before section " + i + " must be 0");
-                }
-            }
-            end = d.offsets()[i] + d.lengths()[i];
-        }
-    }
-
-    /** The rebuilt canonical Elias–Fano must match the file's word for word. */
-    private void compareDirectory(Kv02Directory d, EliasFano ef) {
-        long body = Envelope.BYTES;
-        if (ef.universe() != d.universe()) {
-            throw corruption.at(body + 24, "Elias–Fano universe " + d.universe() + " is not the rebuilt " + ef.universe());
-        }
-        if (ef.lowWidth() != d.lowWidth()) {
-            throw corruption.at(body + 32, "Elias–Fano low width " + d.lowWidth() + " is not the canonical " + ef.lowWidth());
-        }
-        compareWords(body + d.offsets()[Kv02Directory.LOW], d.lengths()[Kv02Directory.LOW], ef.low(), "low word");
-        compareWords(body + d.offsets()[Kv02Directory.HIGH], d.lengths()[Kv02Directory.HIGH], ef.high(), "high word");
-        compareWords(body + d.offsets()[Kv02Directory.SAMPLES], d.lengths()[Kv02Directory.SAMPLES], ef.samples(), "select sample word");
-        compareWords(body + d.offsets()[Kv02Directory.SPARSE], d.lengths()[Kv02Directory.SPARSE], ef.sparse(), "sparse position");
-    }
-
-    private void compareWords(long at, long length, long[] expected, String what) {
-        if (length != 8L * expected.length) {
-            throw corruption.at(at, "Elias–Fano " + what + " section has " + length / 8 + " words, canonical has " + expected.length);
-        }
-        for (int i = 0; i < expected.length; i++) {
-            if (Le.u64(file, at + 8L * i) != expected[i]) {
-                throw corruption.at(at + 8L * i, "Elias–Fano " + what + " " + i + " differs from the canonical rebuild");
-            }
-        }
+        return new VerifyReport(count, Le.ceilDiv(count, envelope.blockWidth()), nonCanonical[0] < 0, nonCanonical[0]);
     }
 
     @Override

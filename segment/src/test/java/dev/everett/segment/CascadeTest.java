@@ -135,7 +135,9 @@ class CascadeTest {
             }
             Path root = dir.resolve("r" + round);
             try (ObjectStore store = new ObjectStore(root, policy)) {
-                Cascade cascade = new Cascade(build(store, levels));
+                Catalog head = build(store, levels);
+                head.verify();
+                Cascade cascade = new Cascade(head);
                 for (byte[] q : queries(rnd, universe)) {
                     byte[][] expected = new byte[1][];
                     Lookup.Status status = model(levels, q, expected);
