@@ -15,6 +15,9 @@ public interface SegmentEngine {
     /** Maps and opens a segment written under {@code policy}. */
     SegmentReader open(Path file, Policy policy, OpenMode mode) throws IOException;
 
+    /** Opens (creating if needed) the object store rooted at {@code root}, all under {@code policy}. */
+    SegmentStore openStore(Path root, Policy policy) throws IOException;
+
     /** The first engine on the class path. */
     static SegmentEngine load() {
         return ServiceLoader.load(SegmentEngine.class).findFirst()

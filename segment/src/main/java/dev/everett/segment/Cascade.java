@@ -80,6 +80,33 @@ final class Cascade {
         return Lookup.absent();
     }
 
+    /**
+     * The ordinal of the first native record ≥ {@code q} in the chain's bottom catalog (the one
+     * with no main target): the cascade's last main-route predecessor at each level picks the
+     * group below, and the bottom window's scan stops at the first key ≥ Q. If the main route
+     * ends above the bottom, Q precedes every key below and the answer is 0.
+     */
+    long lowerBound(byte[] q, int n) {
+        Probe p = new Probe(head.index.corruption());
+        p.lower.start(q, n);
+        if (head.virtualCount() == 0) {
+            return 0;
+        }
+        Catalog node = head;
+        long g = 0;
+        while (true) {
+            search(node, g, p);
+            if (node.main == null) {
+                return p.lowerBound;
+            }
+            if (p.predOrdinal[IndexReader.MAIN] < 0) {
+                return 0;
+            }
+            g = descend(node, p);
+            node = node.main;
+        }
+    }
+
     private long descend(Catalog node, Probe p) {
         long next = p.predOrdinal[IndexReader.MAIN];
         Corruption c = node.index.corruption();

@@ -5,15 +5,21 @@ import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentReader;
+import dev.everett.api.SegmentStore;
 import dev.everett.api.SegmentWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** The KV02 segment engine, registered for {@link java.util.ServiceLoader}. */
+/** Everett's KV02 segments and IX03 indexes, registered for {@link java.util.ServiceLoader}. */
 public final class EverettSegmentEngine implements SegmentEngine {
     @Override
     public SegmentWriter newWriter(Path target, Policy policy, CommonWidthRule widthRule) throws IOException {
         return new Kv02Writer(target, policy, widthRule);
+    }
+
+    @Override
+    public SegmentStore openStore(Path root, Policy policy) throws IOException {
+        return new EverettStore(root, policy);
     }
 
     @Override

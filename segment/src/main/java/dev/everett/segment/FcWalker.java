@@ -19,7 +19,8 @@ final class FcWalker {
     private final MemorySegment s;
     private final Corruption corruption;
     private final ByteFrame frame;
-    private final EliasFanoReader.Cursor blockOffsets;
+    private EliasFanoReader.Cursor blockOffsets;
+    private final EliasFanoReader offsets;
     private final long fcStart;
     private final long fcEnd;
     private final long blockWidth;
@@ -51,6 +52,7 @@ final class FcWalker {
         this.unique = unique;
         this.frame = new ByteFrame(s, corruption, fcEnd, commonWidth, unique);
         this.frame.pos = fcStart;
+        this.offsets = offsets;
         this.blockOffsets = offsets.cursor(0);
     }
 
@@ -174,6 +176,25 @@ final class FcWalker {
             throw corruption.at(fcEnd, "last Elias–Fano entry " + last + " is not the extent less the value stride");
         }
         return false;
+    }
+
+    /**
+     * Continues a walk from record {@code at}, whose full key is {@code k[0 .. length)} and
+     * whose record ends at file offset {@code end} (its key was rebuilt elsewhere, for example
+     * from a query through the index): the next {@link #next()} decodes record at + 1.
+     */
+    void resume(long at, byte[] k, int length, long end) {
+        if (key.length < length) {
+            key = Arrays.copyOf(key, Math.max(length, 2 * key.length));
+        }
+        System.arraycopy(k, 0, key, 0, length);
+        keyLength = length;
+        ordinal = at;
+        frame.pos = end;
+        long nextBlockIndex = at / blockWidth + 1;
+        nextBlock = nextBlockIndex * blockWidth;
+        blockOffsets = offsets.cursor(Math.min(nextBlockIndex, offsets.size() - 1));
+        ended = false;
     }
 
     /** Stops the walk; later calls to {@link #next()} return false. */

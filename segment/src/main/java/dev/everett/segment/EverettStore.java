@@ -1,0 +1,142 @@
+package dev.everett.segment;
+
+import dev.everett.api.CatalogRef;
+import dev.everett.api.Chain;
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.IndexedSegment;
+import dev.everett.api.KeyRange;
+import dev.everett.api.Lookup;
+import dev.everett.api.ObjectId;
+import dev.everett.api.Policy;
+import dev.everett.api.SeekCursor;
+import dev.everett.api.SegmentReader;
+import dev.everett.api.SegmentStore;
+import dev.everett.api.SegmentWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The host-facing {@link SegmentStore} over an {@link ObjectStore}. */
+final class EverettStore implements SegmentStore {
+    private final Path root;
+    private final ObjectStore objects;
+
+    EverettStore(Path root, Policy policy) throws IOException {
+        this.root = root;
+        Files.createDirectories(root);
+        this.objects = new ObjectStore(root, policy);
+    }
+
+    @Override
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public Policy policy() {
+        return objects.policy();
+    }
+
+    @Override
+    public SegmentWriter newSegment(ObjectId id, CommonWidthRule rule) throws IOException {
+        return objects.newNative(id, rule);
+    }
+
+    @Override
+    public SegmentReader openNative(ObjectId id) throws IOException {
+        return objects.openNative(id);
+    }
+
+    private Catalog catalog(CatalogRef ref) throws IOException {
+        return ref == null ? null : objects.openChain(ref.nativeId(), ref.indexId());
+    }
+
+    private static CatalogRef ref(Catalog c) {
+        return new CatalogRef(c.nativeId, c.indexId);
+    }
+
+    @Override
+    public CatalogRef index(ObjectId nativeId, CatalogRef main, ObjectId secondary) throws IOException {
+        return ref(objects.index(nativeId, catalog(main), secondary));
+    }
+
+    @Override
+    public CatalogRef prepareHead(CatalogRef main, ObjectId secondary) throws IOException {
+        return ref(objects.prepareHead(catalog(main), secondary));
+    }
+
+    @Override
+    public Chain openChain(CatalogRef head) throws IOException {
+        return new ChainView(new Cascade(catalog(head)));
+    }
+
+    @Override
+    public IndexedSegment indexSegment(ObjectId nativeId) throws IOException {
+        Catalog bottom = objects.index(nativeId, null, null);
+        return openSegment(ref(objects.prepareHead(bottom, null)));
+    }
+
+    @Override
+    public IndexedSegment openSegment(CatalogRef head) throws IOException {
+        Catalog h = catalog(head);
+        List<Catalog> path = new ArrayList<>();
+        for (Catalog c = h; c != null; c = c.main) {
+            h.index.corruption().require(c.secondary == null, Envelope.BYTES + 83, "a segment chain has no secondary leaves");
+            path.add(c);
+        }
+        return new SegmentView(new Cascade(h), path);
+    }
+
+    @Override
+    public void close() {
+        objects.close();
+    }
+
+    /** A prepared chain. */
+    static class ChainView implements Chain {
+        final Cascade cascade;
+
+        ChainView(Cascade cascade) {
+            this.cascade = cascade;
+        }
+
+        @Override
+        public CatalogRef head() {
+            return ref(cascade.head());
+        }
+
+        @Override
+        public Lookup get(byte[] key) {
+            return cascade.get(key, key.length);
+        }
+
+        @Override
+        public void verify() throws IOException {
+            cascade.head().verify();
+        }
+    }
+
+    /** One segment: its native at the bottom of a chain of routing catalogs. */
+    static final class SegmentView extends ChainView implements IndexedSegment {
+        private final List<Catalog> path;
+        private final Catalog bottom;
+
+        SegmentView(Cascade cascade, List<Catalog> path) {
+            super(cascade);
+            this.path = path;
+            this.bottom = path.get(path.size() - 1);
+        }
+
+        @Override
+        public SegmentReader natives() {
+            return bottom.natives;
+        }
+
+        @Override
+        public SeekCursor cursor(KeyRange range) {
+            return new SegmentSeekCursor(cascade, new KeyMaterialiser(path), path.size() - 1, bottom.natives, range);
+        }
+    }
+}
