@@ -1,6 +1,8 @@
 package dev.everett.segment;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.util.zip.CRC32C;
@@ -87,6 +89,20 @@ final class FileOutput {
         }
         System.arraycopy(b, off, buffer, used, len);
         used += len;
+    }
+
+    /** Copies {@code length} bytes of {@code src} from {@code at}. */
+    void write(MemorySegment src, long at, long length) throws IOException {
+        while (length > 0) {
+            if (used == BUFFER) {
+                flush();
+            }
+            int n = (int) Math.min(length, BUFFER - used);
+            MemorySegment.copy(src, ValueLayout.JAVA_BYTE, at, buffer, used, n);
+            used += n;
+            at += n;
+            length -= n;
+        }
     }
 
     void write(long[] words) throws IOException {

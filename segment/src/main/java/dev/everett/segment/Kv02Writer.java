@@ -45,6 +45,8 @@ final class Kv02Writer implements SegmentWriter {
     private long firstWidth = -1;
     private boolean widthsAgree = true;
     private State state = State.OPEN;
+    /** Set once {@link #appendEncoded} has been used: the previous key's bytes are no longer kept. */
+    private boolean encodedOnly;
     private byte[] keyScratch = new byte[64];
     private byte[] valueScratch = new byte[64];
 
@@ -113,6 +115,9 @@ final class Kv02Writer implements SegmentWriter {
 
     private void append(byte[] key, int keyLength, byte[] value, int valueLength, boolean present) throws IOException {
         requireOpen();
+        if (encodedOnly) {
+            throw new IllegalStateException("this writer takes encoded records only (it no longer holds the previous key)");
+        }
         if (!present && !optional) {
             throw poison(new IllegalArgumentException("a tombstone needs the OPTIONAL value grammar; this policy's values are RAW"));
         }
@@ -159,6 +164,46 @@ final class Kv02Writer implements SegmentWriter {
         }
         System.arraycopy(key, lcp, previous, lcp, keyLength - lcp);
         previousLength = keyLength;
+        count++;
+    }
+
+    /**
+     * Appends a record whose framing the caller has worked out (the native merger): it keeps
+     * {@code retained} units of the previous key (at most that key's length) and adds the
+     * literal {@code literal[literalAt .. + literalLength)}, with the encoded value
+     * {@code value[valueAt .. + valueLength)}; both are copied straight from the sources. The
+     * caller answers for key order (the merger checks its inputs); this writer keeps only the
+     * previous key's length, so a writer used this way refuses {@link #put}.
+     */
+    void appendEncoded(long retained, MemorySegment literal, long literalAt, long literalLength,
+                       MemorySegment value, long valueAt, long valueLength) throws IOException {
+        requireOpen();
+        encodedOnly = true;
+        if (streamWidth >= 0 && valueLength != streamWidth) {
+            throw poison(new IllegalArgumentException("value of encoded width " + valueLength + " where every value must be " + streamWidth + " units wide"));
+        }
+        if (retained < 0 || retained > previousLength || (count > 0 && literalLength == 0) || (count == 0 && retained != 0)) {
+            throw poison(new IllegalArgumentException("record " + count + " keeps " + retained + " of " + previousLength
+                    + " units and adds " + literalLength + ": not a strictly increasing key"));
+        }
+        if (count % blockWidth == 0) {
+            residuals.add(fc.position() - FC_START - count * Math.max(0, streamWidth));
+            fc.writeVarint(retained);
+        } else {
+            fc.writeVarint(previousLength - retained);
+        }
+        fc.writeVarint(literalLength);
+        if (streamWidth < 0) {
+            fc.writeVarint(valueLength);
+        }
+        fc.write(literal, literalAt, literalLength);
+        fc.write(value, valueAt, valueLength);
+        if (count == 0) {
+            firstWidth = valueLength;
+        } else if (valueLength != firstWidth) {
+            widthsAgree = false;
+        }
+        previousLength = Math.toIntExact(retained + literalLength);
         count++;
     }
 

@@ -1,0 +1,272 @@
+package dev.everett.merge;
+
+import dev.everett.api.KeyedValueMerger;
+import dev.everett.api.MergeJob;
+import dev.everett.api.MergeProgress;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentInfo;
+import dev.everett.api.TombstonePolicy;
+import dev.everett.api.ValueGrammar;
+import dev.everett.api.ValueMerger;
+import dev.everett.segment.EncodedOutput;
+import dev.everett.segment.EncodedRecords;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The encoded-cursor native merge of k sorted runs (oldest first) into one new segment.
+ *
+ * <p>Keys are never built: each input's key is a stack of spans into its mapped file
+ * ({@link SpanKey}), a loser tree with LCPs picks the smallest ({@link LoserTree}), and the
+ * output record keeps exactly the prefix it shares with the last output, which the tree already
+ * knows. The output literal is the input's own literal with its front trimmed, copied straight
+ * from the input file, because the shared prefix with the last output is never shorter than the
+ * prefix the input record kept. Equal keys are folded oldest to newest through the value merger
+ * (newer wins by default). Only a key-aware merger, a dropped tombstone or the tombstone literal
+ * cap make the merge rebuild key units, and then only those it needs.
+ */
+final class NativeMerge implements MergeJob {
+    private enum State { RUNNING, FINISHED, POISONED, CLOSED }
+
+    private final SpanKey[] inputs;
+    private final LoserTree tree;
+    private final EncodedOutput output;
+    private final boolean optional;
+    private final ValueMerger values;
+    private final KeyedValueMerger keyedValues;
+    private final TombstonePolicy tombstones;
+    private final boolean capTombstoneLiterals;
+    private State state = State.RUNNING;
+    private long keys;
+    private long inputRecords;
+    /** Keys written so far, and the smallest LCP along the keys dropped since the last one written. */
+    private long written;
+    private long dropFloor = Long.MAX_VALUE;
+    private byte[] scratch = new byte[64];
+    private byte[] keyScratch = new byte[64];
+    private byte[] valueScratch = new byte[64];
+
+    NativeMerge(EncodedRecords[] runs, EncodedOutput output, ValueMerger values, KeyedValueMerger keyedValues,
+                TombstonePolicy tombstones, boolean capTombstoneLiterals) {
+        Policy policy = runs[0].policy();
+        for (EncodedRecords r : runs) {
+            if (!r.policy().equals(policy)) {
+                throw new IllegalArgumentException("merge inputs have different policies: " + policy + " and " + r.policy());
+            }
+        }
+        this.inputs = new SpanKey[runs.length];
+        for (int i = 0; i < runs.length; i++) {
+            inputs[i] = new SpanKey(runs[i], i);
+        }
+        for (SpanKey in : inputs) {
+            in.advance();
+        }
+        this.tree = new LoserTree(inputs);
+        this.output = output;
+        this.optional = policy.grammar() == ValueGrammar.OPTIONAL;
+        this.values = values;
+        this.keyedValues = keyedValues;
+        this.tombstones = tombstones;
+        this.capTombstoneLiterals = capTombstoneLiterals;
+    }
+
+    @Override
+    public MergeProgress step(long budget) throws IOException {
+        requireRunning();
+        long k0 = keys;
+        long r0 = inputRecords;
+        try {
+            while (keys - k0 < budget && !inputs[tree.winner()].eof()) {
+                resolveOneKey();
+            }
+        } catch (RuntimeException | IOException | Error e) {
+            state = State.POISONED;
+            throw e;
+        }
+        return new MergeProgress(keys - k0, inputRecords - r0);
+    }
+
+    /** Takes the smallest key out of every input holding it and writes (or drops) its record. */
+    private void resolveOneKey() throws IOException {
+        int w = tree.winner();
+        SpanKey first = inputs[w];
+        EncodedRecords src = first.records;
+        long shared = tree.lcp[w];
+        long length = first.length();
+        long literalAt = src.literalAt();
+        long literalRetained = src.retained();
+        long limit = literalRetained;
+        // The value as it stands: an input's encoded value in place, or a composed one.
+        MemorySegment valueSource = src.source();
+        long valueAt = src.valueAt();
+        long valueLength = src.valueLength();
+        MemorySegment key = keyedValues == null ? null : materialise(first, length);
+        // Units before the record's literal are needed only if the output keeps less than the
+        // record did (a tombstone literal cap, or keys dropped since the last one written);
+        // take them now, while the spans still describe this key.
+        boolean prefixTaken = capTombstoneLiterals || (written > 0 && dropFloor < literalRetained) || (written == 0 && literalRetained > 0);
+        if (prefixTaken) {
+            first.copyUnits(0, literalRetained, ensurePrefix(literalRetained), 0);
+        }
+        inputRecords++;
+        advance(w);
+        while (true) {
+            int next = tree.winner();
+            SpanKey in = inputs[next];
+            if (in.eof() || tree.lcp[next] != length || in.length() != length) {
+                break;
+            }
+            // The same key in a newer input: fold its value in, oldest first.
+            EncodedRecords r = in.records;
+            limit = Math.min(limit, r.retained());
+            if (keyedValues == null && values == ValueMerger.NEWER_WINS) {
+                valueSource = r.source();
+                valueAt = r.valueAt();
+                valueLength = r.valueLength();
+            } else {
+                MemorySegment older = decode(valueSource, valueAt, valueLength);
+                MemorySegment newer = decode(r.source(), r.valueAt(), r.valueLength());
+                MemorySegment merged = keyedValues != null ? keyedValues.merge(key, older, newer) : values.merge(older, newer);
+                valueSource = encode(merged);
+                valueAt = 0;
+                valueLength = encodedLength;
+            }
+            inputRecords++;
+            advance(next);
+        }
+        keys++;
+        boolean tombstone = optional && valueSource.get(ValueLayout.JAVA_BYTE, valueAt) == 0;
+        if (tombstone && tombstones == TombstonePolicy.DROP) {
+            dropFloor = Math.min(dropFloor, shared);
+            return;
+        }
+        long retained = written == 0 ? 0 : Math.min(shared, dropFloor);
+        if (tombstone && capTombstoneLiterals) {
+            retained = Math.min(retained, limit);
+        }
+        if (retained >= literalRetained) {
+            output.append(retained, src.source(), literalAt + (retained - literalRetained), length - retained, valueSource, valueAt, valueLength);
+        } else {
+            // The output keeps less than the input record did: its literal starts with key
+            // units taken before the input advanced.
+            int n = (int) (length - retained);
+            byte[] literal = ensure(n);
+            System.arraycopy(prefix, (int) retained, literal, 0, (int) (literalRetained - retained));
+            MemorySegment.copy(src.source(), ValueLayout.JAVA_BYTE, literalAt, literal, (int) (literalRetained - retained), (int) (length - literalRetained));
+            output.append(retained, MemorySegment.ofArray(literal), 0, n, valueSource, valueAt, valueLength);
+        }
+        written++;
+        dropFloor = Long.MAX_VALUE;
+    }
+
+    private void advance(int i) {
+        tree.lcp[i] = inputs[i].advance();
+        tree.replay();
+    }
+
+    private byte[] prefix = new byte[64];
+
+    private byte[] ensurePrefix(long n) {
+        if (prefix.length < n) {
+            prefix = new byte[(int) Math.max(n, prefix.length * 2L)];
+        }
+        return prefix;
+    }
+
+    private byte[] ensure(int n) {
+        if (scratch.length < n) {
+            scratch = new byte[Math.max(n, scratch.length * 2)];
+        }
+        return scratch;
+    }
+
+    private MemorySegment materialise(SpanKey in, long length) {
+        if (keyScratch.length < length) {
+            keyScratch = new byte[(int) Math.max(length, keyScratch.length * 2L)];
+        }
+        in.copyUnits(0, length, keyScratch, 0);
+        return MemorySegment.ofArray(keyScratch).asSlice(0, length);
+    }
+
+    /** The value a merger sees: the payload after the presence tag, or null for a tombstone. */
+    private MemorySegment decode(MemorySegment s, long at, long length) {
+        if (!optional) {
+            return s.asSlice(at, length);
+        }
+        return s.get(ValueLayout.JAVA_BYTE, at) == 0 ? null : s.asSlice(at + 1, length - 1);
+    }
+
+    private long encodedLength;
+    private byte[] otherValueScratch = new byte[64];
+
+    /**
+     * Encodes a merger's result. Two buffers take turns, so the result of one fold can be the
+     * "older" argument of the next while the new result is written.
+     */
+    private MemorySegment encode(MemorySegment v) {
+        if (v == null && !optional) {
+            throw new IllegalArgumentException("a value merger returned null (a tombstone) under the RAW grammar");
+        }
+        long n = v == null ? 0 : v.byteSize();
+        long total = optional ? n + 1 : n;
+        if (total > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("merged value of " + n + " bytes is too large");
+        }
+        byte[] out = otherValueScratch.length >= total ? otherValueScratch : new byte[(int) Math.max(total, otherValueScratch.length * 2L)];
+        otherValueScratch = valueScratch;
+        valueScratch = out;
+        int at = 0;
+        if (optional) {
+            out[at++] = (byte) (v == null ? 0 : 1);
+        }
+        if (v != null) {
+            MemorySegment.copy(v, ValueLayout.JAVA_BYTE, 0, out, at, (int) n);
+        }
+        encodedLength = total;
+        return MemorySegment.ofArray(out);
+    }
+
+    @Override
+    public boolean done() {
+        return inputs[tree.winner()].eof();
+    }
+
+    @Override
+    public MergeProgress progress() {
+        return new MergeProgress(keys, inputRecords);
+    }
+
+    @Override
+    public SegmentInfo finish() throws IOException {
+        requireRunning();
+        if (!done()) {
+            throw new IllegalStateException("finish() before every input is exhausted (" + keys + " keys resolved so far)");
+        }
+        try {
+            SegmentInfo info = output.finish();
+            state = State.FINISHED;
+            return info;
+        } catch (RuntimeException | IOException | Error e) {
+            state = State.POISONED;
+            throw e;
+        }
+    }
+
+    private void requireRunning() {
+        switch (state) {
+            case RUNNING -> { }
+            case POISONED -> throw new IllegalStateException("merge failed earlier and cannot continue or publish");
+            case FINISHED -> throw new IllegalStateException("merge already finished");
+            case CLOSED -> throw new IllegalStateException("merge closed");
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (state != State.FINISHED) {
+            state = State.CLOSED;
+        }
+        output.close();
+    }
+}

@@ -1,0 +1,116 @@
+package dev.everett.merge;
+
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.KeyedValueMerger;
+import dev.everett.api.MergeJob;
+import dev.everett.api.SegmentReader;
+import dev.everett.api.TombstonePolicy;
+import dev.everett.api.ValueMerger;
+import dev.everett.segment.EncodedOutput;
+import dev.everett.segment.EncodedRecords;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Configures a native merge: the inputs, oldest first (two for the classic older/newer merge,
+ * or any number for a k-way compaction), the output file, how equal keys combine, what happens
+ * to tombstones, and whether tombstone literals are capped.
+ *
+ * <pre>{@code
+ * try (MergeJob job = NativeMerger.of(older, newer).into(target).start()) {
+ *     while (!job.done()) job.step(4096);
+ *     job.finish();
+ * }
+ * }</pre>
+ */
+public final class NativeMerger {
+    private final List<SegmentReader> inputs;
+    private Path target;
+    private CommonWidthRule widthRule = CommonWidthRule.policy();
+    private ValueMerger values = ValueMerger.NEWER_WINS;
+    private KeyedValueMerger keyedValues;
+    private TombstonePolicy tombstones = TombstonePolicy.KEEP;
+    private boolean capTombstoneLiterals;
+
+    private NativeMerger(List<SegmentReader> inputs) {
+        if (inputs.isEmpty()) {
+            throw new IllegalArgumentException("a merge needs at least one input");
+        }
+        for (SegmentReader r : inputs) {
+            Objects.requireNonNull(r, "merge input");
+        }
+        this.inputs = List.copyOf(inputs);
+    }
+
+    /** Merges {@code runs}, given oldest first: on equal keys, later runs are newer. */
+    public static NativeMerger of(List<SegmentReader> runs) {
+        return new NativeMerger(new ArrayList<>(runs));
+    }
+
+    /** The two-way merge: {@code older} first, {@code newer} second (swapping them changes the result). */
+    public static NativeMerger of(SegmentReader older, SegmentReader newer) {
+        return new NativeMerger(List.of(older, newer));
+    }
+
+    /** Where the output is published. */
+    public NativeMerger into(Path file) {
+        this.target = file;
+        return this;
+    }
+
+    /** The output's common-width rule (default: the policy's). */
+    public NativeMerger widthRule(CommonWidthRule rule) {
+        this.widthRule = Objects.requireNonNull(rule);
+        return this;
+    }
+
+    /** How values of equal keys combine (default: the newer wins). */
+    public NativeMerger values(ValueMerger merger) {
+        this.values = Objects.requireNonNull(merger);
+        this.keyedValues = null;
+        return this;
+    }
+
+    /** A key-aware combination; the merge then rebuilds every key it meets. */
+    public NativeMerger values(KeyedValueMerger merger) {
+        this.keyedValues = Objects.requireNonNull(merger);
+        return this;
+    }
+
+    /** Keep tombstones (default) or drop them with the values they hide (bottommost outputs only). */
+    public NativeMerger tombstones(TombstonePolicy policy) {
+        this.tombstones = Objects.requireNonNull(policy);
+        return this;
+    }
+
+    /**
+     * Caps tombstone literals (index-query-merge.md §3.8): a tombstone keeps at most the prefix
+     * its input record(s) kept, so it carries every literal unit its target supplied. The output
+     * is then valid but not canonical wherever the cap bites.
+     */
+    public NativeMerger capTombstoneLiterals(boolean cap) {
+        this.capTombstoneLiterals = cap;
+        return this;
+    }
+
+    /** Opens the inputs' encoded cursors and the output, and reads the first record of each input. */
+    public MergeJob start() throws IOException {
+        if (target == null) {
+            throw new IllegalStateException("no output: call into(path)");
+        }
+        EncodedRecords[] runs = new EncodedRecords[inputs.size()];
+        for (int i = 0; i < runs.length; i++) {
+            runs[i] = EncodedRecords.of(inputs.get(i));
+        }
+        EncodedOutput out = EncodedOutput.create(target, runs[0].policy(), widthRule);
+        try {
+            return new NativeMerge(runs, out, values, keyedValues, tombstones, capTombstoneLiterals);
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,283 @@
+package dev.everett.merge;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.CorruptSegmentException;
+import dev.everett.api.KeyedValueMerger;
+import dev.everett.api.MergeJob;
+import dev.everett.api.MergeProgress;
+import dev.everett.api.OpenMode;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentCursor;
+import dev.everett.api.SegmentEngine;
+import dev.everett.api.SegmentReader;
+import dev.everett.api.SegmentWriter;
+import dev.everett.api.TombstonePolicy;
+import dev.everett.api.ValueGrammar;
+import dev.everett.api.ValueMerger;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The encoded merger against the materialising reference merger and a sorted-map model, on
+ * seeded random inputs; then its errors and lifecycle. A failure prints the seed; replay with
+ * -Deverett.seed=.
+ */
+class MergeTest {
+    @TempDir
+    Path dir;
+    private final SegmentEngine engine = SegmentEngine.load();
+
+    static long seed() {
+        String s = System.getProperty("everett.seed", "").strip();
+        return s.isEmpty() ? new Random().nextLong() : Long.parseLong(s);
+    }
+
+    /** Keys shaped for front coding: shared stems, proper prefixes, the empty key, edge bytes. */
+    static List<byte[]> universe(Random rnd, int n) {
+        TreeSet<byte[]> keys = new TreeSet<>(Arrays::compareUnsigned);
+        List<byte[]> stems = new ArrayList<>();
+        stems.add(new byte[0]);
+        for (int i = 0; i < 6; i++) {
+            byte[] s = new byte[rnd.nextInt(i == 0 ? 80 : 12)];
+            rnd.nextBytes(s);
+            stems.add(s);
+        }
+        while (keys.size() < n) {
+            byte[] stem = stems.get(rnd.nextInt(stems.size()));
+            byte[] tail = new byte[rnd.nextInt(5)];
+            for (int i = 0; i < tail.length; i++) {
+                tail[i] = (byte) (rnd.nextInt(4) == 0 ? rnd.nextInt(256) : new int[] {0, 1, 0x7F, 0x80, 0xFF}[rnd.nextInt(5)]);
+            }
+            byte[] k = Arrays.copyOf(stem, stem.length + tail.length);
+            System.arraycopy(tail, 0, k, stem.length, tail.length);
+            keys.add(k);
+        }
+        return new ArrayList<>(keys);
+    }
+
+    private Path write(String name, Policy policy, TreeMap<byte[], byte[]> records) throws IOException {
+        Path p = dir.resolve(name);
+        try (SegmentWriter w = engine.newWriter(p, policy, CommonWidthRule.policy())) {
+            for (Map.Entry<byte[], byte[]> e : records.entrySet()) {
+                if (e.getValue() == null) {
+                    w.delete(e.getKey());
+                } else {
+                    w.put(e.getKey(), e.getValue());
+                }
+            }
+            w.finish();
+        }
+        return p;
+    }
+
+    private static TreeMap<byte[], byte[]> read(SegmentReader r) {
+        TreeMap<byte[], byte[]> m = new TreeMap<>(Arrays::compareUnsigned);
+        try (SegmentCursor c = r.cursor()) {
+            while (c.next()) {
+                m.put(c.keyBytes(), c.valueBytes());
+            }
+        }
+        return m;
+    }
+
+    private static String show(TreeMap<byte[], byte[]> m) {
+        StringBuilder sb = new StringBuilder();
+        HexFormat h = HexFormat.of();
+        m.forEach((k, v) -> sb.append(h.formatHex(k)).append('=').append(v == null ? "∅" : h.formatHex(v)).append('\n'));
+        return sb.toString();
+    }
+
+    static final ValueMerger CONCAT = (older, newer) -> {
+        if (older == null || newer == null) {
+            return newer;
+        }
+        byte[] a = older.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] b = newer.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] c = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return MemorySegment.ofArray(c);
+    };
+
+    static final KeyedValueMerger KEYED = (key, older, newer) -> {
+        if (newer == null) {
+            return null;
+        }
+        byte[] b = newer.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        byte[] c = Arrays.copyOf(b, b.length + 1);
+        c[b.length] = (byte) key.byteSize();
+        return MemorySegment.ofArray(c);
+    };
+
+    @Test
+    void encodedMergeEqualsTheReferenceByteForByte() throws Exception {
+        long seed = seed();
+        Random rnd = new Random(seed);
+        for (int round = 0; round < 60; round++) {
+            String tag = "seed " + seed + " round " + round;
+            boolean optional = rnd.nextInt(4) != 0;
+            Policy policy = Policy.defaultBytes().withBlockWidth(1 + rnd.nextInt(16)).withGroupSize(new long[] {3, 7, 15, 31}[rnd.nextInt(4)])
+                    .withGrammar(optional ? ValueGrammar.OPTIONAL : ValueGrammar.RAW);
+            List<byte[]> keys = universe(rnd, 1 + rnd.nextInt(400));
+            int k = 1 + rnd.nextInt(round % 3 == 0 ? 2 : 6);
+            List<SegmentReader> runs = new ArrayList<>();
+            try {
+                for (int i = 0; i < k; i++) {
+                    TreeMap<byte[], byte[]> run = new TreeMap<>(Arrays::compareUnsigned);
+                    double p = rnd.nextDouble();
+                    for (byte[] key : keys) {
+                        if (rnd.nextDouble() < p) {
+                            byte[] v = new byte[rnd.nextInt(4)];
+                            rnd.nextBytes(v);
+                            run.put(key, optional && rnd.nextInt(4) == 0 ? null : v);
+                        }
+                    }
+                    runs.add(engine.open(write("in-" + round + "-" + i, policy, run), policy, OpenMode.TYPED));
+                }
+                int mode = rnd.nextInt(3);
+                ValueMerger values = mode == 1 ? CONCAT : ValueMerger.NEWER_WINS;
+                KeyedValueMerger keyed = mode == 2 && optional ? KEYED : null;
+                TombstonePolicy tombstones = optional && rnd.nextBoolean() ? TombstonePolicy.DROP : TombstonePolicy.KEEP;
+                TreeMap<byte[], byte[]> expected = ReferenceMerger.merge(runs, values, keyed, tombstones);
+                Path reference = dir.resolve("ref-" + round);
+                ReferenceMerger.write(expected, reference, runs.get(0), CommonWidthRule.policy());
+
+                Path out = dir.resolve("out-" + round);
+                NativeMerger m = NativeMerger.of(runs).into(out).tombstones(tombstones).values(values);
+                if (keyed != null) {
+                    m.values(keyed);
+                }
+                long total = 0;
+                try (MergeJob job = m.start()) {
+                    long budget = 1 + rnd.nextInt(50);
+                    while (!job.done()) {
+                        MergeProgress p = job.step(budget);
+                        assertTrue(p.keys() <= budget, tag);
+                        total += p.inputRecords();
+                    }
+                    assertEquals(0, job.step(budget).keys(), tag);
+                    job.finish();
+                }
+                long inputs = 0;
+                for (SegmentReader r : runs) {
+                    inputs += r.recordCount();
+                }
+                assertEquals(inputs, total, tag + " input records consumed");
+                assertEquals(HexFormat.of().formatHex(Files.readAllBytes(reference)), HexFormat.of().formatHex(Files.readAllBytes(out)),
+                        tag + " k=" + k + " mode " + mode + " " + tombstones + "\nexpected\n" + show(expected));
+            } finally {
+                runs.forEach(SegmentReader::close);
+            }
+        }
+    }
+
+    @Test
+    void cappedTombstonesKeepTheirInputPrefixAndStayReadable() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        // The fixture of the notes: older {ab8:1, ab9:1}, newer {ab9: tombstone}: ab9 is written
+        // with retained 0 because newer's ab9 was the first record of its stream.
+        TreeMap<byte[], byte[]> older = new TreeMap<>(Arrays::compareUnsigned);
+        older.put("ab8".getBytes(), new byte[] {1});
+        older.put("ab9".getBytes(), new byte[] {1});
+        TreeMap<byte[], byte[]> newer = new TreeMap<>(Arrays::compareUnsigned);
+        newer.put("ab9".getBytes(), null);
+        try (SegmentReader o = engine.open(write("o", policy, older), policy, OpenMode.TYPED);
+             SegmentReader n = engine.open(write("n", policy, newer), policy, OpenMode.TYPED)) {
+            Path out = dir.resolve("capped");
+            try (MergeJob job = NativeMerger.of(o, n).into(out).capTombstoneLiterals(true).start()) {
+                job.step(Long.MAX_VALUE);
+                job.finish();
+            }
+            try (SegmentReader r = engine.open(out, policy, OpenMode.TYPED)) {
+                var loc = r.recordAt(1);
+                assertEquals(0, loc.retained());
+                assertTrue(loc.tombstone());
+                var report = r.verify();
+                assertEquals(false, report.canonical());
+                TreeMap<byte[], byte[]> got = read(r);
+                assertEquals(2, got.size());
+                assertArrayEquals(new byte[] {1}, got.get("ab8".getBytes()));
+                assertEquals(null, got.get("ab9".getBytes()));
+            }
+        }
+    }
+
+    @Test
+    void unsortedInputPoisonsTheMerge() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        TreeMap<byte[], byte[]> a = new TreeMap<>(Arrays::compareUnsigned);
+        a.put("b".getBytes(), new byte[] {1});
+        a.put("c".getBytes(), new byte[] {2});
+        Path p = write("a", policy, a);
+        byte[] bytes = Files.readAllBytes(p);
+        // Record 1 is BACK 1, SUF 1, VLEN 2, 'c': make its literal 'a', below 'b'.
+        int fc = 96 + 128;
+        int second = fc + 6;
+        assertEquals('c', bytes[second + 3]);
+        bytes[second + 3] = 'a';
+        Files.write(p, bytes);
+        TreeMap<byte[], byte[]> b = new TreeMap<>(Arrays::compareUnsigned);
+        b.put("z".getBytes(), new byte[] {3});
+        try (SegmentReader r1 = engine.open(p, policy, OpenMode.TYPED);
+             SegmentReader r2 = engine.open(write("b", policy, b), policy, OpenMode.TYPED);
+             MergeJob job = NativeMerger.of(r1, r2).into(dir.resolve("x")).start()) {
+            assertThrows(CorruptSegmentException.class, () -> job.step(10));
+            assertThrows(IllegalStateException.class, () -> job.step(10));
+            assertThrows(IllegalStateException.class, job::finish);
+        }
+        assertTrue(Files.notExists(dir.resolve("x")));
+    }
+
+    @Test
+    void aThrowingCallbackPoisonsAndFinishTooEarlyIsRecoverable() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        TreeMap<byte[], byte[]> a = new TreeMap<>(Arrays::compareUnsigned);
+        TreeMap<byte[], byte[]> b = new TreeMap<>(Arrays::compareUnsigned);
+        for (int i = 0; i < 100; i++) {
+            a.put(new byte[] {(byte) i}, new byte[] {1});
+            if (i % 10 == 0) {
+                b.put(new byte[] {(byte) i}, new byte[] {2});
+            }
+        }
+        try (SegmentReader r1 = engine.open(write("a", policy, a), policy, OpenMode.TYPED);
+             SegmentReader r2 = engine.open(write("b", policy, b), policy, OpenMode.TYPED)) {
+            try (MergeJob job = NativeMerger.of(r1, r2).into(dir.resolve("ok")).start()) {
+                job.step(5);
+                assertThrows(IllegalStateException.class, job::finish);
+                while (!job.done()) {
+                    job.step(7);
+                }
+                assertEquals(100, job.progress().keys());
+                assertEquals(110, job.progress().inputRecords());
+                job.finish();
+                assertThrows(IllegalStateException.class, () -> job.step(1));
+                assertThrows(IllegalStateException.class, job::finish);
+            }
+            ValueMerger boom = (o, n) -> {
+                throw new IllegalStateException("boom");
+            };
+            try (MergeJob job = NativeMerger.of(r1, r2).into(dir.resolve("bad")).values(boom).start()) {
+                assertThrows(IllegalStateException.class, () -> job.step(1000));
+                IllegalStateException after = assertThrows(IllegalStateException.class, () -> job.step(1));
+                assertTrue(after.getMessage().contains("failed earlier"));
+            }
+            assertTrue(Files.notExists(dir.resolve("bad")));
+        }
+    }
+}
