@@ -17,6 +17,13 @@ public interface SegmentStore extends AutoCloseable {
     /** A writer for a new native object named {@code id}. */
     SegmentWriter newSegment(ObjectId id, CommonWidthRule rule) throws IOException;
 
+    /**
+     * Where the native object {@code id} lives ({@code ROOT/ab/cd/<28 hex>.kv}), for writers
+     * other than {@link #newSegment}, such as a merge, to publish into the store. The parent
+     * directories exist when this returns.
+     */
+    Path nativePath(ObjectId id) throws IOException;
+
     /** The native object {@code id}, opened (and checked) once. */
     SegmentReader openNative(ObjectId id) throws IOException;
 

@@ -148,7 +148,11 @@ class MergeTest {
                             run.put(key, optional && rnd.nextInt(4) == 0 ? null : v);
                         }
                     }
-                    runs.add(engine.open(write("in-" + round + "-" + i, policy, run), policy, OpenMode.TYPED));
+                    Path input = write("in-" + round + "-" + i, policy, run);
+                    if (optional && rnd.nextInt(3) == 0) {
+                        input = redundant(input, policy);
+                    }
+                    runs.add(engine.open(input, policy, OpenMode.TYPED));
                 }
                 int mode = rnd.nextInt(3);
                 ValueMerger values = mode == 1 ? CONCAT : ValueMerger.NEWER_WINS;
@@ -185,6 +189,40 @@ class MergeTest {
                 runs.forEach(SegmentReader::close);
             }
         }
+        assertTrue(redundantInputs > 0, "seed " + seed + ": no input had redundant front coding");
+    }
+
+    /** Inputs made with redundant front coding so far (the test checks some were). */
+    private int redundantInputs;
+
+    /**
+     * The same records with redundant (non-maximal) front coding: split them alternately into
+     * two runs and merge those with the tombstone literal cap, so each tombstone keeps at most
+     * the prefix it shared with its neighbour in its own half, usually less than it shares with
+     * its neighbour in the whole.
+     */
+    private Path redundant(Path input, Policy policy) throws IOException {
+        TreeMap<byte[], byte[]> even = new TreeMap<>(Arrays::compareUnsigned);
+        TreeMap<byte[], byte[]> odd = new TreeMap<>(Arrays::compareUnsigned);
+        try (SegmentReader r = engine.open(input, policy, OpenMode.TYPED)) {
+            int i = 0;
+            for (Map.Entry<byte[], byte[]> e : read(r).entrySet()) {
+                (i++ % 2 == 0 ? even : odd).put(e.getKey(), e.getValue());
+            }
+        }
+        Path out = dir.resolve("redundant-" + input.getFileName());
+        try (SegmentReader a = engine.open(write("even-" + input.getFileName(), policy, even), policy, OpenMode.TYPED);
+             SegmentReader b = engine.open(write("odd-" + input.getFileName(), policy, odd), policy, OpenMode.TYPED);
+             MergeJob job = NativeMerger.of(a, b).into(out).capTombstoneLiterals(true).start()) {
+            job.step(Long.MAX_VALUE);
+            job.finish();
+        }
+        try (SegmentReader r = engine.open(out, policy, OpenMode.TYPED)) {
+            if (!r.verify().canonical()) {
+                redundantInputs++;
+            }
+        }
+        return out;
     }
 
     @Test
@@ -214,6 +252,44 @@ class MergeTest {
                 assertEquals(2, got.size());
                 assertArrayEquals(new byte[] {1}, got.get("ab8".getBytes()));
                 assertEquals(null, got.get("ab9".getBytes()));
+            }
+        }
+    }
+
+    @Test
+    void theOutputIsIndexedInAStoreAndAnswersThroughItsChain() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        try (dev.everett.api.SegmentStore store = engine.openStore(dir.resolve("store"), policy)) {
+            dev.everett.api.ObjectId a = dev.everett.api.ObjectId.random();
+            dev.everett.api.ObjectId b = dev.everett.api.ObjectId.random();
+            for (dev.everett.api.ObjectId id : new dev.everett.api.ObjectId[] {a, b}) {
+                try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
+                    for (int i = 0; i < 500; i++) {
+                        if (id == a || i % 3 == 0) {
+                            if (id == b && i % 9 == 0) {
+                                w.delete(String.format("key%05d", i).getBytes());
+                            } else {
+                                w.put(String.format("key%05d", i).getBytes(), new byte[] {(byte) (id == a ? 1 : 2)});
+                            }
+                        }
+                    }
+                    w.finish();
+                }
+            }
+            dev.everett.api.ObjectId merged = dev.everett.api.ObjectId.random();
+            try (MergeJob job = NativeMerger.of(store.openNative(a), store.openNative(b)).into(store.nativePath(merged)).start()) {
+                job.step(Long.MAX_VALUE);
+                job.finish();
+            }
+            dev.everett.api.IndexedSegment seg = store.indexSegment(merged);
+            seg.verify();
+            for (int i = 0; i < 500; i++) {
+                dev.everett.api.Lookup r = seg.get(String.format("key%05d", i).getBytes());
+                if (i % 9 == 0) {
+                    assertEquals(dev.everett.api.Lookup.Status.TOMBSTONE, r.status(), "key " + i);
+                } else {
+                    assertArrayEquals(new byte[] {(byte) (i % 3 == 0 ? 2 : 1)}, r.valueBytes(), "key " + i);
+                }
             }
         }
     }

@@ -45,6 +45,13 @@ final class EverettStore implements SegmentStore {
     }
 
     @Override
+    public Path nativePath(ObjectId id) throws IOException {
+        Path p = objects.nativePath(id);
+        Files.createDirectories(p.getParent());
+        return p;
+    }
+
+    @Override
     public SegmentReader openNative(ObjectId id) throws IOException {
         return objects.openNative(id);
     }
