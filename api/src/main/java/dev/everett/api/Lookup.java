@@ -8,7 +8,8 @@ import java.lang.foreign.MemorySegment;
  *
  * @param status what was found
  * @param value  the value bytes when {@code status} is {@link Status#VALUE} (a view of the mapped
- *               file, valid while the segment is open); empty otherwise
+ *               file, valid while the segment is open, or a copy for a bit-unit value that does not
+ *               start on a byte boundary); empty otherwise
  */
 public record Lookup(Status status, MemorySegment value) {
     public enum Status { VALUE, TOMBSTONE, ABSENT }

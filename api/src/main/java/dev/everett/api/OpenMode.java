@@ -4,7 +4,8 @@ package dev.everett.api;
 public enum OpenMode {
     /**
      * Checks only the 96-byte envelope: magic, version, header checksum, flags, policy fields,
-     * sizes. The directory is checked when it is first needed.
+     * sizes; and the directory's 4-byte magic, which names the format (KV02 or KV03) the policy
+     * must match. The rest of the directory is checked when it is first needed.
      */
     HEADER,
     /**

@@ -4,9 +4,14 @@ import java.util.Objects;
 
 /**
  * Everything writer and reader must agree on for a segment: the unit, the block width W, the
- * group size K of the index cascade, the value layout, the backspace code and the value grammar.
- * All but the grammar are stored in the file's envelope and checked when it is opened; a file
- * whose envelope disagrees is refused with {@link PolicyMismatchException}.
+ * group size K of the index cascade, the value layout, the backspace code, the value grammar and
+ * the native file format. The envelope stores all but the grammar and the format; the body's
+ * directory magic names the format. Both are checked when a file is opened; a file that
+ * disagrees is refused with {@link PolicyMismatchException}.
+ *
+ * <p>In bit units every length is counted in bits and keys are still the host's byte strings
+ * (8 bits a byte): KV02 stores them as they are, KV03 behind the one-bit sort code {@code 0}.
+ * Fixed value widths count bits of the <em>encoded</em> value (see {@link ValueGrammar}).
  *
  * @param unit         byte or bit
  * @param blockWidth   W: records 0, W, 2W, … start a block and get an Elias–Fano offset (≥ 1)
@@ -14,9 +19,10 @@ import java.util.Objects;
  * @param valueWidth   variable, or a fixed width in policy units
  * @param backspace    the backspace code; byte-unit policies must use {@link BackspaceCode#VARINT}
  * @param grammar      raw values, or optional values whose absence is a tombstone
+ * @param format       the native file format: KV02 (byte or bit units) or KV03 (bit units only)
  */
 public record Policy(Unit unit, int blockWidth, long groupSize, ValueWidth valueWidth,
-                     BackspaceCode backspace, ValueGrammar grammar) {
+                     BackspaceCode backspace, ValueGrammar grammar, SegmentFormat format) {
 
     /** W and K of Everett's default policies. */
     public static final int DEFAULT_WIDTH = 15;
@@ -26,6 +32,7 @@ public record Policy(Unit unit, int blockWidth, long groupSize, ValueWidth value
         Objects.requireNonNull(valueWidth, "valueWidth");
         Objects.requireNonNull(backspace, "backspace");
         Objects.requireNonNull(grammar, "grammar");
+        Objects.requireNonNull(format, "format");
         if (blockWidth < 1) {
             throw new IllegalArgumentException("block width W must be ≥ 1, got " + blockWidth);
         }
@@ -35,6 +42,14 @@ public record Policy(Unit unit, int blockWidth, long groupSize, ValueWidth value
         if (unit == Unit.BYTE && !backspace.equals(BackspaceCode.VARINT)) {
             throw new IllegalArgumentException("byte-unit policies use the varint backspace, got " + backspace);
         }
+        if (format == SegmentFormat.KV03 && unit != Unit.BIT) {
+            throw new IllegalArgumentException("KV03 is a bit-unit format; byte-unit policies write KV02");
+        }
+    }
+
+    /** A policy in the default format of its unit ({@link SegmentFormat#defaultFor}): KV02 for bytes, KV03 for bits. */
+    public Policy(Unit unit, int blockWidth, long groupSize, ValueWidth valueWidth, BackspaceCode backspace, ValueGrammar grammar) {
+        this(unit, blockWidth, groupSize, valueWidth, backspace, grammar, SegmentFormat.defaultFor(unit));
     }
 
     /**
@@ -43,28 +58,47 @@ public record Policy(Unit unit, int blockWidth, long groupSize, ValueWidth value
      */
     public static Policy defaultBytes() {
         return new Policy(Unit.BYTE, DEFAULT_WIDTH, DEFAULT_WIDTH, ValueWidth.variable(),
-                BackspaceCode.VARINT, ValueGrammar.OPTIONAL);
+                BackspaceCode.VARINT, ValueGrammar.OPTIONAL, SegmentFormat.KV02);
+    }
+
+    /**
+     * Everett's {@code string_policy}: bit unit, K = W = 15, variable values, exponential-Golomb
+     * order-0 backspaces, optional values. Its native files are KV03.
+     */
+    public static Policy stringPolicy() {
+        return new Policy(Unit.BIT, DEFAULT_WIDTH, DEFAULT_WIDTH, ValueWidth.variable(),
+                BackspaceCode.expGolomb(0), ValueGrammar.OPTIONAL, SegmentFormat.KV03);
     }
 
     public Policy withBlockWidth(int w) {
-        return new Policy(unit, w, groupSize, valueWidth, backspace, grammar);
+        return new Policy(unit, w, groupSize, valueWidth, backspace, grammar, format);
     }
 
     public Policy withGroupSize(long k) {
-        return new Policy(unit, blockWidth, k, valueWidth, backspace, grammar);
+        return new Policy(unit, blockWidth, k, valueWidth, backspace, grammar, format);
     }
 
     public Policy withValueWidth(ValueWidth width) {
-        return new Policy(unit, blockWidth, groupSize, width, backspace, grammar);
+        return new Policy(unit, blockWidth, groupSize, width, backspace, grammar, format);
     }
 
     public Policy withGrammar(ValueGrammar g) {
-        return new Policy(unit, blockWidth, groupSize, valueWidth, backspace, g);
+        return new Policy(unit, blockWidth, groupSize, valueWidth, backspace, g, format);
     }
 
-    /** Same policy in another unit; switching to bytes resets the backspace to the varint. */
+    /** Same policy in another unit and backspace code, in that unit's default format. */
     public Policy withUnit(Unit u, BackspaceCode code) {
-        return new Policy(u, blockWidth, groupSize, valueWidth, code, grammar);
+        return new Policy(u, blockWidth, groupSize, valueWidth, code, grammar, SegmentFormat.defaultFor(u));
+    }
+
+    /** Same policy writing another native format (KV03 needs bit units). */
+    public Policy withFormat(SegmentFormat f) {
+        return new Policy(unit, blockWidth, groupSize, valueWidth, backspace, grammar, f);
+    }
+
+    /** Same policy with another backspace code (bit units; byte units take only the varint). */
+    public Policy withBackspace(BackspaceCode code) {
+        return new Policy(unit, blockWidth, groupSize, valueWidth, code, grammar, format);
     }
 
     /** True if the grammar allows tombstones. */

@@ -46,7 +46,7 @@ public interface SeekCursor extends AutoCloseable {
 
     boolean isTombstone();
 
-    /** The value bytes (a view of the mapped file; empty for a tombstone). */
+    /** The value bytes (a view of the mapped file, or a copy for an unaligned bit-unit value; empty for a tombstone). */
     MemorySegment value();
 
     /** A copy of the value, or null for a tombstone. */

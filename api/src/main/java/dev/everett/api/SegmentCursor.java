@@ -38,7 +38,10 @@ public interface SegmentCursor extends AutoCloseable {
     /** True if the current record is a tombstone (only under {@link ValueGrammar#OPTIONAL}). */
     boolean isTombstone();
 
-    /** The mapped bytes that hold the current value at {@link #valueOffset()}. */
+    /**
+     * The bytes that hold the current value at {@link #valueOffset()}: the mapped file, or for a
+     * bit-unit value that does not start on a byte boundary a reused buffer holding a copy.
+     */
     MemorySegment valueSource();
 
     /** Where the current value starts in {@link #valueSource()}. */

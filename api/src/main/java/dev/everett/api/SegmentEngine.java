@@ -6,7 +6,7 @@ import java.util.ServiceLoader;
 
 /**
  * The entry point a host uses to write and open segments. Implementations are found with
- * {@link ServiceLoader}; {@code everett-segment} provides the KV02 engine.
+ * {@link ServiceLoader}; {@code everett-segment} provides the KV02/KV03 engine.
  */
 public interface SegmentEngine {
     /** Starts a segment that will be published at {@code target} by {@link SegmentWriter#finish()}. */

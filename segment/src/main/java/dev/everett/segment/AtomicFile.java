@@ -18,10 +18,21 @@ final class AtomicFile implements AutoCloseable {
     private final Path target;
     private final Path temp;
     private final FileChannel channel;
+    private final boolean durable;
     private boolean published;
     private boolean closed;
 
     AtomicFile(Path target) throws IOException {
+        this(target, true);
+    }
+
+    /**
+     * {@code durable = false} skips both forces (data and directory) on publish: for scratch
+     * files nobody relies on after a crash, such as the index {@code Catalog.verify()} rebuilds
+     * to compare with the file it checks.
+     */
+    AtomicFile(Path target, boolean durable) throws IOException {
+        this.durable = durable;
         this.target = target.toAbsolutePath();
         Path dir = this.target.getParent();
         String name = "." + this.target.getFileName() + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
@@ -41,9 +52,11 @@ final class AtomicFile implements AutoCloseable {
         return target;
     }
 
-    /** Forces the data, renames the temporary file over the target and forces the directory. */
+    /** Forces the data (if durable), renames the temporary file over the target and forces the directory (if durable). */
     void publish() throws IOException {
-        channel.force(true);
+        if (durable) {
+            channel.force(true);
+        }
         channel.close();
         try {
             Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -52,7 +65,9 @@ final class AtomicFile implements AutoCloseable {
         }
         published = true;
         closed = true;
-        forceDirectory(target.getParent());
+        if (durable) {
+            forceDirectory(target.getParent());
+        }
     }
 
     static void forceDirectory(Path dir) throws IOException {

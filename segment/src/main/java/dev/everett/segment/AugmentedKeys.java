@@ -5,22 +5,25 @@ import java.util.Arrays;
 /**
  * Walks a catalog's virtual order: its native keys merged with both borrowed streams, every
  * occurrence kept, equal keys ordered native, then main, then secondary. Nothing stores this
- * order; the builder of the catalog above samples it.
+ * order; the builder of the catalog above samples it. Keys are in the streams' units (bit-unit
+ * catalogs: logical bit strings).
  */
 final class AugmentedKeys {
     static final int NATIVE = 0;
     static final int MAIN = 1;
     static final int SECONDARY = 2;
 
-    private final FcWalker[] walkers = new FcWalker[3];
+    private final KeyWalker[] walkers = new KeyWalker[3];
     private final boolean[] live = new boolean[3];
+    private final boolean bits;
     private int origin = -1;
     private boolean primed;
 
     AugmentedKeys(Catalog c) {
-        walkers[NATIVE] = c.nativeStream().walker();
-        walkers[MAIN] = c.index.route(IndexReader.MAIN).stream().walker();
-        walkers[SECONDARY] = c.index.route(IndexReader.SECONDARY).stream().walker();
+        walkers[NATIVE] = c.nativeStream().keys();
+        walkers[MAIN] = c.index.route(IndexReader.MAIN).stream().keys();
+        walkers[SECONDARY] = c.index.route(IndexReader.SECONDARY).stream().keys();
+        this.bits = c.nativeStream().coding().bitUnit();
     }
 
     /** Moves to the next occurrence; false at the end. */
@@ -42,16 +45,20 @@ final class AugmentedKeys {
         return origin >= 0;
     }
 
-    private static boolean less(FcWalker a, FcWalker b) {
-        return Arrays.compareUnsigned(a.key, 0, a.keyLength, b.key, 0, b.keyLength) < 0;
+    private boolean less(KeyWalker a, KeyWalker b) {
+        if (bits) {
+            return BitStrings.compare(a.keyBuffer(), a.keyUnits(), b.keyBuffer(), b.keyUnits()) < 0;
+        }
+        return Arrays.compareUnsigned(a.keyBuffer(), 0, (int) a.keyUnits(), b.keyBuffer(), 0, (int) b.keyUnits()) < 0;
     }
 
     byte[] key() {
-        return walkers[origin].key;
+        return walkers[origin].keyBuffer();
     }
 
-    int keyLength() {
-        return walkers[origin].keyLength;
+    /** The current key's length in units. */
+    long keyUnits() {
+        return walkers[origin].keyUnits();
     }
 
     int origin() {

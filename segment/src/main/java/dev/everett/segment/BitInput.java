@@ -13,14 +13,19 @@ import java.nio.ByteOrder;
 final class BitInput {
     private static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
-    private final MemorySegment s;
-    private final Corruption corruption;
-    private final long end;
-    private final long segmentBytes;
+    private MemorySegment s;
+    private Corruption corruption;
+    private long end;
+    private long segmentBytes;
     /** Absolute bit position of the next bit. */
     long pos;
 
     BitInput(MemorySegment s, Corruption corruption, long startBit, long endBit) {
+        over(s, corruption, startBit, endBit);
+    }
+
+    /** Reads another segment (or the same one) from {@code startBit} up to {@code endBit}. */
+    void over(MemorySegment s, Corruption corruption, long startBit, long endBit) {
         this.s = s;
         this.corruption = corruption;
         this.pos = startBit;
@@ -30,6 +35,16 @@ final class BitInput {
 
     long end() {
         return end;
+    }
+
+    /** Reads on from {@code startBit}, up to {@code endBit}. */
+    void range(long startBit, long endBit) {
+        this.pos = startBit;
+        this.end = endBit;
+    }
+
+    MemorySegment segment() {
+        return s;
     }
 
     long remaining() {
@@ -61,7 +76,7 @@ final class BitInput {
     }
 
     private void need(long n, String what) {
-        if (n > end - pos) {
+        if (Long.compareUnsigned(n, end - pos) > 0) {
             throw corruption.at(pos >>> 3, what + " runs past the end of the bit stream");
         }
     }
@@ -104,8 +119,30 @@ final class BitInput {
         }
     }
 
+    /**
+     * The next 57 or more bits, left-aligned, from one 64-bit load (the low {@code pos & 7} bits
+     * are not stream bits). Only for the fast paths below, which require 57 bits before the end.
+     */
+    private long window57() {
+        return word(pos >>> 3) << (pos & 7);
+    }
+
     /** Exponential-Golomb order 0; at most 64 leading zeros, and with 64 the suffix must be 0. */
     long readEg0(String what) {
+        if (end - pos >= 57) {
+            // Codes up to 57 bits (values below 2^28 - 1) come from a single load.
+            long w = window57();
+            int z = Long.numberOfLeadingZeros(w);
+            if (z <= 28) {
+                int length = 2 * z + 1;
+                pos += length;
+                return (w >>> (64 - length)) - 1;
+            }
+        }
+        return readEg0Slow(what);
+    }
+
+    private long readEg0Slow(String what) {
         long start = pos;
         long z = zeros(64, what, "exponential-Golomb code with more than 64 leading zeros");
         if (z == 64) {
@@ -122,6 +159,20 @@ final class BitInput {
 
     /** Exponential-Golomb of order k. */
     long readExpGolomb(int k, String what) {
+        if (k == 0) {
+            return readEg0(what);
+        }
+        if (end - pos >= 57) {
+            long w = window57();
+            int z = Long.numberOfLeadingZeros(w);
+            int length = 2 * z + 1;
+            if (length + k <= 57) {
+                long high = (w >>> (64 - length)) - 1;
+                long low = (w << length) >>> (64 - k);
+                pos += length + k;
+                return (high << k) | low;
+            }
+        }
         long start = pos;
         long high = readEg0(what);
         if (k > 0 && (high >>> (64 - k)) != 0) {
@@ -132,6 +183,27 @@ final class BitInput {
 
     /** Golomb with modulus m: unary quotient, truncated-binary remainder. */
     long readGolomb(long m, String what) {
+        if (end - pos >= 57 && m <= 1L << 32) {
+            long w = window57();
+            int q = Long.numberOfLeadingZeros(w);
+            int b = 64 - Long.numberOfLeadingZeros(m - 1);
+            if (q + 1 + b <= 57) {
+                long rest = w << (q + 1);
+                long r = 0;
+                int used = 0;
+                if (b > 0) {
+                    long cutoff = (1L << b) - m;
+                    r = b == 1 ? 0 : rest >>> (65 - b);
+                    used = b - 1;
+                    if (r >= cutoff) {
+                        r = (rest >>> (64 - b)) - cutoff;
+                        used = b;
+                    }
+                }
+                pos += q + 1 + used;
+                return q * m + r;
+            }
+        }
         long start = pos;
         long maxQ = Long.divideUnsigned(-1L, m);
         long q = zeros(maxQ, what, "Golomb quotient overflows 64 bits");
@@ -152,21 +224,14 @@ final class BitInput {
     /** Copies {@code n} bits from the stream into {@code dst} at bit {@code at}. */
     void copyBits(byte[] dst, long at, long n, String what) {
         need(n, what);
-        // Whole bytes when both sides are aligned; otherwise 56 bits at a time.
-        if ((pos & 7) == 0 && (at & 7) == 0) {
-            long bytes = n >>> 3;
-            MemorySegment.copy(s, ValueLayout.JAVA_BYTE, pos >>> 3, dst, (int) (at >>> 3), (int) bytes);
-            pos += 8 * bytes;
-            at += 8 * bytes;
-            n -= 8 * bytes;
-        }
-        while (n > 0) {
-            int k = (int) Math.min(n, 56);
-            BitStrings.write(dst, at, peek(k), k);
-            pos += k;
-            at += k;
-            n -= k;
-        }
+        BitStrings.copy(s, pos, dst, at, n);
+        pos += n;
+    }
+
+    /** Moves past {@code n} bits. */
+    void skip(long n, String what) {
+        need(n, what);
+        pos += n;
     }
 
     /** The bit at absolute position {@code p} (which must lie before the end). */

@@ -106,6 +106,24 @@ final class BitOutput {
         }
     }
 
+    /** Copies {@code n} bits of a mapped segment starting at bit {@code from}. */
+    void writeBitsOf(java.lang.foreign.MemorySegment src, long from, long n) throws IOException {
+        while (n > 0) {
+            int k = (int) Math.min(n, 56);
+            writeBits(BitStrings.read(src, from, k), k);
+            from += k;
+            n -= k;
+        }
+    }
+
+    /** Bits of the exponential-Golomb order-0 code of {@code v}. */
+    static int eg0Bits(long v) {
+        if (v == -1L) {
+            return 129;
+        }
+        return 2 * (64 - Long.numberOfLeadingZeros(v + 1)) - 1;
+    }
+
     /** Zero-pads to a whole byte and hands every pending byte to the file output. */
     void padToByte() throws IOException {
         int bytes = (used + 7) >>> 3;

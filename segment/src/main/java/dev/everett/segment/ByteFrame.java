@@ -15,26 +15,13 @@ import java.lang.foreign.ValueLayout;
  * never an out-of-bounds access. The error paths live in separate cold methods so that the
  * per-record path stays small enough for the JIT to inline.
  */
-final class ByteFrame {
+final class ByteFrame extends Frame {
     private MemorySegment s;
     private Corruption corruption;
     private long end;
     private long commonWidth;
     /** Native streams have unique keys; borrowed streams may repeat one (an empty suffix). */
     private boolean unique;
-
-    /** File offset of the next unread byte. */
-    long pos;
-    /** File offset where the current record starts. */
-    long start;
-    /** Prefix length shared with the previous key. */
-    long retained;
-    /** File offset and length of the key suffix literal. */
-    long suffixAt;
-    long suffixLength;
-    /** File offset and length of the encoded value. */
-    long valueAt;
-    long valueLength;
 
     ByteFrame(MemorySegment s, Corruption corruption, long end, long commonWidth, boolean unique) {
         this.s = s;
@@ -52,8 +39,12 @@ final class ByteFrame {
     ByteFrame() {
     }
 
-    /** Points this frame at another stream, so one frame can serve several in turn. */
+    /** Points this frame at another byte-unit stream, so one frame can serve several in turn. */
+    @Override
     void bind(FcStream stream) {
+        if (stream.coding().kind() != Coding.Kind.BYTES) {
+            throw new IllegalArgumentException("a byte frame cannot read a " + stream.coding() + " stream");
+        }
         this.s = stream.segment();
         this.corruption = stream.corruption();
         this.end = stream.end();
@@ -61,14 +52,7 @@ final class ByteFrame {
         this.unique = stream.unique();
     }
 
-    /**
-     * Reads one record's framing at {@link #pos}.
-     *
-     * @param blockStart     true if the record starts a block (its prefix length is absolute)
-     * @param previousLength the previous key's length, or -1 if unknown (entering at a block)
-     * @param first          true for record 0, which must be literal
-     * @param fcStart        file offset of the stream, bounding ABS when entering at a block
-     */
+    @Override
     void read(boolean blockStart, long previousLength, boolean first, long fcStart) {
         start = pos;
         if (blockStart) {
@@ -121,6 +105,7 @@ final class ByteFrame {
     }
 
     /** Key length of the record just read. */
+    @Override
     long keyLength() {
         long k = retained + suffixLength;
         if (k < 0) {

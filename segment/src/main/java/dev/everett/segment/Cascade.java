@@ -14,14 +14,21 @@ import java.lang.foreign.MemorySegment;
  * <p>A point lookup is a replacement read: at each catalog its own native match wins, then its
  * secondary leaf's match, then the catalogs below (newest first). A tombstone found first is the
  * answer: older values under it are not consulted.
+ *
+ * <p>Bit-unit chains work the same way in bits: every stream holds logical keys (for KV03 the
+ * sort code {@code 0} first), so the query is made logical once and compared bit by bit.
  */
 final class Cascade {
     private final Catalog head;
     private final long k;
+    private final boolean bits;
+    private final int pathBits;
 
     Cascade(Catalog head) {
         this.head = head;
         this.k = head.index.groupSize();
+        this.bits = head.natives.bitUnit();
+        this.pathBits = head.natives.pathBits();
         Corruption c = head.index.corruption();
         c.require(head.virtualCount() <= k, Envelope.BYTES + 8,
                 "a query head must hold at most K = " + k + " occurrences, this one holds " + head.virtualCount());
@@ -47,16 +54,16 @@ final class Cascade {
         /** First native at or above Q within the current catalog's window (seek support). */
         long lowerBound;
 
-        Probe(Corruption c) {
-            lower = new QueryContext(c);
-            scan = new QueryContext(c);
-            pred = new QueryContext[] {new QueryContext(c), new QueryContext(c)};
+        Probe(Corruption c, boolean bits, int pathBits) {
+            lower = new QueryContext(c, bits, pathBits);
+            scan = new QueryContext(c, bits, pathBits);
+            pred = new QueryContext[] {new QueryContext(c, bits, pathBits), new QueryContext(c, bits, pathBits)};
         }
     }
 
     /** The newest record for {@code q[0 .. n)} across the chain. */
     Lookup get(byte[] q, int n) {
-        Probe p = new Probe(head.index.corruption());
+        Probe p = new Probe(head.index.corruption(), bits, pathBits);
         p.lower.start(q, n);
         Catalog node = head;
         long g = 0;
@@ -87,7 +94,7 @@ final class Cascade {
      * ends above the bottom, Q precedes every key below and the answer is 0.
      */
     long lowerBound(byte[] q, int n) {
-        Probe p = new Probe(head.index.corruption());
+        Probe p = new Probe(head.index.corruption(), bits, pathBits);
         p.lower.start(q, n);
         if (head.virtualCount() == 0) {
             return 0;
@@ -117,6 +124,11 @@ final class Cascade {
     }
 
     private static Lookup answer(Kv02Reader natives, Probe p) {
+        if (natives.bitUnit()) {
+            BitValue v = natives.bitValue();
+            v.decode(p.matchSegment, natives.corruption(), p.matchAt, p.matchLength);
+            return v.tombstone ? Lookup.tombstone() : Lookup.value(v.copyOrView(p.matchSegment));
+        }
         if (!natives.optionalValues()) {
             return Lookup.value(p.matchSegment.asSlice(p.matchAt, p.matchLength));
         }
@@ -181,7 +193,7 @@ final class Cascade {
         MemorySegment seg = s.segment();
         for (long i = from; i < to; i++) {
             w.read();
-            ByteFrame f = w.frame;
+            Frame f = w.frame;
             ctx.advance(seg, f.start, f.retained, f.suffixAt, f.suffixLength, f.retained + f.suffixLength);
             if (ctx.order >= 0) {
                 if (ctx.order == 0) {
@@ -193,7 +205,7 @@ final class Cascade {
         }
     }
 
-    private static void capture(FcStream s, ByteFrame f, long i, Probe p) {
+    private static void capture(FcStream s, Frame f, long i, Probe p) {
         p.match = i;
         p.matchSegment = s.segment();
         p.matchAt = f.valueAt;
@@ -212,7 +224,7 @@ final class Cascade {
             MemorySegment seg = s.segment();
             for (long i = pre; i < pre + pop; i++) {
                 w.read();
-                ByteFrame f = w.frame;
+                Frame f = w.frame;
                 ctx.advance(seg, f.start, f.retained, f.suffixAt, f.suffixLength, f.retained + f.suffixLength);
                 if (ctx.order > 0) {
                     break;

@@ -61,19 +61,29 @@ final class Catalog {
      * comparing bytes (interleaving, ranks, false borrows, cut LCPs and the exact samples).
      */
     void verify() throws java.io.IOException {
+        verify(null);
+    }
+
+    /**
+     * As {@link #verify()}, rebuilding each index under {@code scratch} (a directory), or under
+     * the default temporary directory if null. The rebuild creates and deletes a few small files
+     * per catalog; tests that verify thousands of chains point it at a memory file system.
+     */
+    void verify(java.nio.file.Path scratch) throws java.io.IOException {
         if (main != null) {
-            main.verify();
+            main.verify(scratch);
         }
         if (secondary != null) {
             secondary.verify();
         }
         natives.verify();
         index.verify();
-        java.nio.file.Path tmp = java.nio.file.Files.createTempDirectory("everett-verify");
+        java.nio.file.Path tmp = scratch == null ? java.nio.file.Files.createTempDirectory("everett-verify")
+                : java.nio.file.Files.createTempDirectory(scratch, "everett-verify");
         try {
             java.nio.file.Path rebuilt = tmp.resolve("rebuilt.index");
             Policy policy = natives.policy();
-            new IndexBuilder(policy).build(rebuilt, nativeId, natives, main, secondaryId, secondary);
+            new IndexBuilder(policy).scratch().build(rebuilt, nativeId, natives, main, secondaryId, secondary);
             byte[] expected = java.nio.file.Files.readAllBytes(rebuilt);
             java.lang.foreign.MemorySegment actual = index.file();
             long diff = java.lang.foreign.MemorySegment.mismatch(actual, 0, actual.byteSize(),

@@ -10,7 +10,7 @@ import dev.everett.api.SegmentWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 
-/** Everett's KV02 segments and IX03 indexes, registered for {@link java.util.ServiceLoader}. */
+/** Everett's KV02 (byte or bit units) and KV03 segments and IX03 indexes, registered for {@link java.util.ServiceLoader}. */
 public final class EverettSegmentEngine implements SegmentEngine {
     @Override
     public SegmentWriter newWriter(Path target, Policy policy, CommonWidthRule widthRule) throws IOException {

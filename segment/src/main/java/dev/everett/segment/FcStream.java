@@ -4,30 +4,63 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * One front-coded stream inside a mapped file, native or borrowed: where its records lie, its
- * block directory, and its shape. Records can be walked from the start ({@link #walker()}) or
- * entered at any ordinal through the block directory ({@link #open(Window, long)}).
+ * block directory, its shape and its framing. Records can be walked from the start
+ * ({@link #walker()} for byte units, {@link #keys()} for any) or entered at any ordinal through
+ * the block directory ({@link #open(Window, long)}).
+ *
+ * <p>Positions count the stream's units: file byte offsets for byte-unit streams, file bit
+ * offsets (byte offset × 8) for bit-unit ones; so do lengths, the extent and Elias–Fano values.
  *
  * @param segment        the mapped file
  * @param corruption     raises errors naming the file
- * @param start          file offset of record 0
- * @param end            file offset one past the stream (start + extent)
+ * @param start          position of record 0
+ * @param end            position one past the stream (start + extent)
  * @param offsets        the block-start Elias–Fano directory
  * @param count          records in the stream
  * @param blockWidth     W
  * @param commonWidth    common value width, or -1 (borrowed streams: 0)
  * @param unique         native keys are unique; borrowed keys may repeat
  * @param terminalLength the last key's length
- * @param terminalAt     file offset of the terminal-length field, for error messages
+ * @param terminalAt     file byte offset of the terminal-length field, for error messages
+ * @param coding         the framing (and so the unit)
  */
 record FcStream(MemorySegment segment, Corruption corruption, long start, long end, EliasFanoReader offsets,
-                long count, long blockWidth, long commonWidth, boolean unique, long terminalLength, long terminalAt) {
+                long count, long blockWidth, long commonWidth, boolean unique, long terminalLength, long terminalAt, Coding coding) {
 
+    /** A byte-unit stream. */
+    FcStream(MemorySegment segment, Corruption corruption, long start, long end, EliasFanoReader offsets,
+             long count, long blockWidth, long commonWidth, boolean unique, long terminalLength, long terminalAt) {
+        this(segment, corruption, start, end, offsets, count, blockWidth, commonWidth, unique, terminalLength, terminalAt, Coding.BYTES);
+    }
+
+    /** The sequential walk of a byte-unit stream. */
     FcWalker walker() {
+        if (coding.bitUnit()) {
+            throw new IllegalStateException("a byte walker cannot walk a " + coding + " stream");
+        }
         return new FcWalker(segment, corruption, offsets, start, end, blockWidth, commonWidth, count, terminalLength, terminalAt, unique);
+    }
+
+    /** The sequential walk of a bit-unit stream. */
+    BitWalker bitWalker() {
+        if (!coding.bitUnit()) {
+            throw new IllegalStateException("a bit walker cannot walk a byte-unit stream");
+        }
+        return new BitWalker(this);
+    }
+
+    /** The sequential walk of any stream, rebuilding its keys. */
+    KeyWalker keys() {
+        return coding.bitUnit() ? bitWalker() : walker();
     }
 
     long stride() {
         return Math.max(0, commonWidth);
+    }
+
+    /** File byte offset of a position in this stream's units, for error messages. */
+    long byteOffset(long position) {
+        return coding.bitUnit() ? position >>> 3 : position;
     }
 
     /**
@@ -36,10 +69,9 @@ record FcStream(MemorySegment segment, Corruption corruption, long start, long e
      */
     void open(Window w, long first) {
         if (first < 0 || first > count) {
-            throw corruption.at(start, "record " + first + " lies outside a stream of " + count);
+            throw corruption.at(byteOffset(start), "record " + first + " lies outside a stream of " + count);
         }
-        w.frame.bind(this);
-        w.stream = this;
+        Frame f = w.bind(this);
         if (first == count) {
             w.next = first;
             w.previousLength = -1;
@@ -49,9 +81,8 @@ record FcStream(MemorySegment segment, Corruption corruption, long start, long e
         long blockOrdinal = block * blockWidth;
         long offset = offsets.select(block) + blockOrdinal * stride();
         if (offset < 0 || offset > end - start) {
-            throw corruption.at(start, "block " + block + " offset " + offset + " lies outside the stream");
+            throw corruption.at(byteOffset(start), "block " + block + " offset " + offset + " lies outside the stream");
         }
-        ByteFrame f = w.frame;
         f.pos = start + offset;
         long previous = -1;
         for (long o = blockOrdinal; o < first; o++) {
@@ -64,21 +95,39 @@ record FcStream(MemorySegment segment, Corruption corruption, long start, long e
 
     /** A cursor over a run of consecutive records, entered anywhere; reused across streams. */
     static final class Window {
-        final ByteFrame frame = new ByteFrame();
+        /** The frame of the stream last opened; its fields describe the record last read. */
+        Frame frame;
+        private ByteFrame bytes;
+        private BitFrame bits;
+        private Kv03Frame kv03;
         FcStream stream;
         /** Ordinal of the record the next {@link #read()} returns. */
         long next;
         long previousLength;
+
+        /** Makes {@link #frame} a frame of the stream's framing, bound to it. */
+        Frame bind(FcStream s) {
+            Frame f = switch (s.coding().kind()) {
+                case BYTES -> bytes == null ? bytes = new ByteFrame() : bytes;
+                case BITS -> bits == null ? bits = new BitFrame() : bits;
+                case KV03 -> kv03 == null ? kv03 = new Kv03Frame() : kv03;
+            };
+            f.bind(s);
+            frame = f;
+            stream = s;
+            return f;
+        }
 
         /** Reads the next record's framing into {@link #frame}. */
         void read() {
             long o = next;
             FcStream st = stream;
             if (o >= st.count) {
-                throw st.corruption.at(frame.pos, "read past the last of " + st.count + " records");
+                throw st.corruption.at(st.byteOffset(frame.pos), "read past the last of " + st.count + " records");
             }
-            frame.read(o % st.blockWidth == 0, previousLength, o == 0, st.start);
-            previousLength = frame.retained + frame.suffixLength;
+            Frame f = frame;
+            f.read(o % st.blockWidth == 0, previousLength, o == 0, st.start);
+            previousLength = f.retained + f.suffixLength;
             next = o + 1;
         }
     }

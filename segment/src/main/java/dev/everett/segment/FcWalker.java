@@ -15,7 +15,7 @@ import java.util.Arrays;
  * case), and at the end the extent, the terminal key length and the last residual. The error
  * paths are separate cold methods so that {@link #next()} stays small enough to inline.
  */
-final class FcWalker {
+final class FcWalker implements KeyWalker {
     private final MemorySegment s;
     private final Corruption corruption;
     private final ByteFrame frame;
@@ -56,16 +56,29 @@ final class FcWalker {
         this.blockOffsets = offsets.cursor(0);
     }
 
-    ByteFrame frame() {
+    @Override
+    public ByteFrame frame() {
         return frame;
     }
 
-    long ordinal() {
+    @Override
+    public long ordinal() {
         return ordinal;
     }
 
+    @Override
+    public byte[] keyBuffer() {
+        return key;
+    }
+
+    @Override
+    public long keyUnits() {
+        return keyLength;
+    }
+
     /** Moves to the next record; false once past the last (after checking the stream's end). */
-    boolean next() {
+    @Override
+    public boolean next() {
         long o = ordinal + 1;
         if (o >= count) {
             return finish();
@@ -183,7 +196,9 @@ final class FcWalker {
      * whose record ends at file offset {@code end} (its key was rebuilt elsewhere, for example
      * from a query through the index): the next {@link #next()} decodes record at + 1.
      */
-    void resume(long at, byte[] k, int length, long end) {
+    @Override
+    public void resume(long at, byte[] k, long units, long end) {
+        int length = Math.toIntExact(units);
         if (key.length < length) {
             key = Arrays.copyOf(key, Math.max(length, 2 * key.length));
         }
@@ -198,13 +213,15 @@ final class FcWalker {
     }
 
     /** Stops the walk; later calls to {@link #next()} return false. */
-    void stop() {
+    @Override
+    public void stop() {
         ended = true;
         ordinal = count;
     }
 
     /** Ordinal of the first record found with shorter-than-maximal retention, or -1. */
-    long firstNonCanonical() {
+    @Override
+    public long firstNonCanonical() {
         return firstNonCanonical;
     }
 }

@@ -16,10 +16,25 @@ import java.util.Arrays;
 final class IndexBuilder {
     private final Policy policy;
     private final long k;
+    /** Bit unit: keys are logical bit strings and lengths count bits. */
+    private final boolean bits;
+
+    /** Whether {@link #build} forces the file it publishes (see {@link #scratch()}). */
+    private boolean durable = true;
 
     IndexBuilder(Policy policy) {
         this.policy = policy;
         this.k = policy.groupSize();
+        this.bits = policy.unit() == dev.everett.api.Unit.BIT;
+    }
+
+    /**
+     * Builds without forcing the file to disk: for a rebuild that is compared and deleted
+     * ({@link Catalog#verify()}), where a forced write per catalog would dominate the check.
+     */
+    IndexBuilder scratch() {
+        durable = false;
+        return this;
     }
 
     /** What a built index describes. */
@@ -32,21 +47,22 @@ final class IndexBuilder {
 
         byte[] key();
 
-        int length();
+        /** The key's length in units. */
+        long length();
     }
 
-    private static Source natives(FcWalker w) {
+    private static Source natives(KeyWalker w) {
         return new Source() {
             public boolean next() {
                 return w.next();
             }
 
             public byte[] key() {
-                return w.key;
+                return w.keyBuffer();
             }
 
-            public int length() {
-                return w.keyLength;
+            public long length() {
+                return w.keyUnits();
             }
         };
     }
@@ -71,14 +87,14 @@ final class IndexBuilder {
                 return keys.key();
             }
 
-            public int length() {
-                return keys.keyLength();
+            public long length() {
+                return keys.keyUnits();
             }
         };
     }
 
     /** Every K-th record of a native stream. */
-    private Source sampled(FcWalker w) {
+    private Source sampled(KeyWalker w) {
         return new Source() {
             boolean started;
 
@@ -94,11 +110,11 @@ final class IndexBuilder {
             }
 
             public byte[] key() {
-                return w.key;
+                return w.keyBuffer();
             }
 
-            public int length() {
-                return w.keyLength;
+            public long length() {
+                return w.keyUnits();
             }
         };
     }
@@ -112,9 +128,9 @@ final class IndexBuilder {
     Built build(Path target, ObjectId nativeId, Kv02Reader natives, Catalog main, ObjectId secondaryId, Kv02Reader secondary) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         int bits = IndexDirectory.classBits(k);
-        try (AtomicFile out = new AtomicFile(target);
+        try (AtomicFile out = new AtomicFile(target, durable);
              Spill fc0 = new Spill(dir); Spill fc1 = new Spill(dir); Spill cuts0 = new Spill(dir); Spill cuts1 = new Spill(dir)) {
-            KeyStreamEncoder[] streams = {new KeyStreamEncoder(fc0.out(), policy.blockWidth()), new KeyStreamEncoder(fc1.out(), policy.blockWidth())};
+            KeyStreamEncoder[] streams = {new KeyStreamEncoder(fc0.out(), policy), new KeyStreamEncoder(fc1.out(), policy)};
             Spill[] cuts = {cuts0, cuts1};
             ClassPacker[] classes = {new ClassPacker(bits), new ClassPacker(bits)};
             BitVector[] flags = {new BitVector(), new BitVector()};
@@ -131,9 +147,9 @@ final class IndexBuilder {
                 }
             } else {
                 Source[] sources = {
-                        natives(natives.typed().stream().walker()),
+                        natives(natives.typed().stream().keys()),
                         main == null ? null : sampled(new AugmentedKeys(main)),
-                        secondary == null ? null : sampled(secondary.typed().stream().walker())};
+                        secondary == null ? null : sampled(secondary.typed().stream().keys())};
                 v = merge(sources, streams, cuts, classes, flags);
             }
             return write(out, target, nativeId, main, secondaryId, secondary, v, streams, new Spill[] {fc0, fc1}, cuts, classes, flags);
@@ -149,7 +165,7 @@ final class IndexBuilder {
             live[i] = sources[i] != null && sources[i].next();
         }
         byte[] previous = new byte[64];
-        int previousLength = 0;
+        long previousLength = 0;
         long count = 0;
         long width = 0;
         boolean nativeEqual = false;
@@ -160,8 +176,7 @@ final class IndexBuilder {
         while (true) {
             int origin = -1;
             for (int i = 0; i < 3; i++) {
-                if (live[i] && (origin < 0 || Arrays.compareUnsigned(sources[i].key(), 0, sources[i].length(),
-                        sources[origin].key(), 0, sources[origin].length()) < 0)) {
+                if (live[i] && (origin < 0 || compare(sources[i].key(), sources[i].length(), sources[origin].key(), sources[origin].length()) < 0)) {
                     origin = i;
                 }
             }
@@ -169,11 +184,11 @@ final class IndexBuilder {
                 break;
             }
             byte[] key = sources[origin].key();
-            int length = sources[origin].length();
+            long length = sources[origin].length();
             boolean equal = false;
             long lcp = 0;
             if (count > 0) {
-                int cmp = Arrays.compareUnsigned(previous, 0, previousLength, key, 0, length);
+                int cmp = compare(previous, previousLength, key, length);
                 if (cmp > 0) {
                     throw new IllegalStateException("index sources are out of order at occurrence " + count);
                 }
@@ -181,7 +196,8 @@ final class IndexBuilder {
                 if (equal && origin == 0) {
                     throw new IllegalStateException("duplicate native key at occurrence " + count);
                 }
-                lcp = BitStrings.commonPrefixBits(previous, previousLength, key, length);
+                lcp = bits ? BitStrings.commonPrefixOfBits(previous, previousLength, key, length)
+                        : BitStrings.commonPrefixBits(previous, (int) previousLength, key, (int) length);
             }
             for (int r = 0; r < 2; r++) {
                 if (borrowed[r] > 0) {
@@ -201,12 +217,13 @@ final class IndexBuilder {
                 flags[r].add(nativeEqual);
                 borrowed[r]++;
                 pop[r]++;
-                cutCommon[r] = 8L * length;
+                cutCommon[r] = bits ? length : 8L * length;
             }
-            if (previous.length < length) {
-                previous = Arrays.copyOf(previous, Math.max(length, 2 * previous.length));
+            int bytes = bits ? BitStrings.bytes(length) : (int) length;
+            if (previous.length < bytes) {
+                previous = Arrays.copyOf(previous, Math.max(bytes, 2 * previous.length));
             }
-            System.arraycopy(key, 0, previous, 0, length);
+            System.arraycopy(key, 0, previous, 0, bytes);
             previousLength = length;
             live[origin] = sources[origin].next();
             count++;
@@ -227,6 +244,12 @@ final class IndexBuilder {
         return count;
     }
 
+    /** Key order in the policy's unit (bit strings' unused tail bits are zero). */
+    private int compare(byte[] a, long aLength, byte[] b, long bLength) {
+        return bits ? BitStrings.compare(a, aLength, b, bLength)
+                : Arrays.compareUnsigned(a, 0, (int) aLength, b, 0, (int) bLength);
+    }
+
     private Built write(AtomicFile out, Path target, ObjectId nativeId, Catalog main, ObjectId secondaryId, Kv02Reader secondary,
                         long v, KeyStreamEncoder[] streams, Spill[] fc, Spill[] cuts, ClassPacker[] classes, BitVector[] flags) throws IOException {
         long body = Envelope.BYTES;
@@ -237,6 +260,7 @@ final class IndexBuilder {
         EliasFano[] ef = new EliasFano[2];
         int slot = 0;
         for (int r = 0; r < 2; r++) {
+            streams[r].finish();
             ef[r] = streams[r].directory();
             Spill payload = fc[r];
             slot = section(o, offsets, lengths, slot, () -> payload.copyTo(o));

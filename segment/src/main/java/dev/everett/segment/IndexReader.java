@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * A memory-mapped IX03 index: one catalog's two borrowed routes (0 = main target, 1 =
  * secondary leaf), each with its front-coded key stream, rank directory, false-borrow bits and
- * cut-LCP words. Opening checks the envelope and the shape of every section; the payload is
- * read only by queries (which check what they touch) and by {@code verify}.
+ * cut-LCP words. Opening checks the envelope, the body CRC and the shape of every section; the
+ * payload is then read by queries (which check what they touch) and by {@code verify}.
  */
 final class IndexReader implements AutoCloseable {
     static final int MAIN = 0;
@@ -35,17 +35,25 @@ final class IndexReader implements AutoCloseable {
     record Route(FcStream stream, RankDirectory ranks, long flagsAt, long cutsAt, long count, boolean present) {
     }
 
-    private IndexReader(Path path, Arena arena, MemorySegment file, Envelope envelope) {
+    private IndexReader(Path path, Arena arena, MemorySegment file, Envelope envelope, Policy policy) {
         this.path = path;
         this.arena = arena;
         this.file = file;
         this.envelope = envelope;
         this.corruption = new Corruption(path);
+        // Unlike a native, an index is checked against its body CRC when it is opened. Queries
+        // trust what they read of the routes (a changed borrowed key, rank class, false-borrow
+        // bit or cut word routes a lookup wrongly without breaking any framing rule), so a
+        // damaged index could otherwise answer wrongly before verify() sees the damage. Index
+        // files are small (about 1.14 bytes per occurrence of their catalog), so one CRC32C pass
+        // at open costs little next to mapping the file.
+        Scan.bodyCrc(file, envelope, corruption);
         this.directory = IndexDirectory.parse(corruption, file, envelope);
         this.k = envelope.groupSize();
         long body = Envelope.BYTES;
         long groups = IndexDirectory.groups(directory.virtualCount(), k);
         int bits = IndexDirectory.classBits(k);
+        Coding coding = Coding.borrowed(policy);
         for (int r = 0; r < 2; r++) {
             long[] off = directory.offsets();
             int fc = IndexDirectory.fcSlot(r);
@@ -53,9 +61,9 @@ final class IndexReader implements AutoCloseable {
             long n = Le.ceilDiv(count, envelope.blockWidth()) + 1;
             EliasFanoReader ef = new EliasFanoReader(file, corruption, n, directory.universes()[r], directory.lowWidths()[r],
                     body + off[fc + 1], body + off[fc + 2], body + off[fc + 3], body + off[fc + 4], directory.lengths()[fc + 4]);
-            long start = body + off[fc];
+            long start = coding.bitUnit() ? 8 * (body + off[fc]) : body + off[fc];
             FcStream stream = new FcStream(file, corruption, start, start + directory.extents()[r], ef, count,
-                    envelope.blockWidth(), 0, false, directory.terminalLengths()[r], body + 48 + 8L * r);
+                    envelope.blockWidth(), 0, false, directory.terminalLengths()[r], body + 48 + 8L * r, coding);
             RankDirectory ranks = new RankDirectory(file, corruption, body + off[IndexDirectory.classSlot(r)],
                     body + off[IndexDirectory.checkpointSlot(r)], groups, bits, count);
             routes[r] = new Route(stream, ranks, body + off[IndexDirectory.flagSlot(r)], body + off[IndexDirectory.cutSlot(r)],
@@ -76,7 +84,7 @@ final class IndexReader implements AutoCloseable {
             String name = path.getFileName() == null ? "" : path.getFileName().toString();
             c.require(!name.endsWith(".kv"), 0, "index object stored under a .kv name");
             env.requirePolicy(path, policy);
-            return new IndexReader(path, arena, mapped, env);
+            return new IndexReader(path, arena, mapped, env, policy);
         } catch (RuntimeException | IOException | Error e) {
             arena.close();
             throw e;
@@ -158,8 +166,11 @@ final class IndexReader implements AutoCloseable {
         long body = Envelope.BYTES;
         for (int r = 0; r < 2; r++) {
             Route route = routes[r];
-            EliasFano ef = Scan.walk(route.stream(), null, null);
             int fc = IndexDirectory.fcSlot(r);
+            if (route.stream().coding().bitUnit()) {
+                Scan.zeroBitPadding(file, corruption, body + directory.offsets()[fc], directory.extents()[r], "route " + r + " key stream");
+            }
+            EliasFano ef = Scan.walk(route.stream(), null, null);
             long[] at = new long[4];
             long[] lengths = new long[4];
             for (int i = 0; i < 4; i++) {

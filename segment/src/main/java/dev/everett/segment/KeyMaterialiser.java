@@ -10,6 +10,9 @@ import java.util.List;
  * record C of a stream in the group and its physical predecessor A, A ≤ B ≤ C, so C's retained
  * prefix is a prefix of B. B is the main-route sample one catalog up, rebuilt the same way; the
  * head's only group starts at the empty key.
+ *
+ * <p>In bit units the keys are logical bit strings (a KV03 key behind its sort code), lengths are
+ * in bits, and the unused tail bits of each key array are zero.
  */
 final class KeyMaterialiser {
     /** Catalogs from the head down the main route. */
@@ -49,8 +52,10 @@ final class KeyMaterialiser {
         byte[] boundary;
         int boundaryLength;
         if (group == 0) {
-            boundary = new byte[0];
-            boundaryLength = 0;
+            // The empty key; for KV03 the logical empty key, the sort code 0 alone.
+            int path = streamOf(c, ix, route).coding().pathBits();
+            boundary = new byte[path > 0 ? 1 : 0];
+            boundaryLength = path;
         } else {
             ix.corruption().require(level > 0, Envelope.BYTES + 8, "group " + group + " of a head catalog");
             GroupKeys above = decode(level - 1, IndexReader.MAIN, group);
@@ -58,7 +63,7 @@ final class KeyMaterialiser {
             boundaryLength = above.lengthOf(group);
         }
         long first = firstOf(ix, route, group);
-        FcStream s = route < 0 ? c.nativeStream() : ix.route(route).stream();
+        FcStream s = streamOf(c, ix, route);
         int n = (int) (ordinal - first + 1);
         byte[][] keys = new byte[n][];
         int[] lengths = new int[n];
@@ -67,16 +72,23 @@ final class KeyMaterialiser {
         s.open(window, first);
         byte[] key = boundary;
         int length = boundaryLength;
+        boolean bits = s.coding().bitUnit();
         for (int i = 0; i < n; i++) {
             window.read();
-            ByteFrame f = window.frame;
-            int retained = (int) f.retained;
-            if (retained > length) {
-                throw ix.corruption().at(f.start, "record retains " + retained + " bytes of a " + length + "-byte boundary key");
+            Frame f = window.frame;
+            if (f.retained > length) {
+                throw ix.corruption().at(s.byteOffset(f.start), "record retains " + f.retained + " units of a " + length + "-unit boundary key");
             }
             int next = Math.toIntExact(f.retained + f.suffixLength);
-            byte[] k2 = Arrays.copyOf(key, Math.max(next, 1));
-            java.lang.foreign.MemorySegment.copy(s.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, f.suffixAt, k2, retained, (int) f.suffixLength);
+            byte[] k2;
+            if (bits) {
+                k2 = Arrays.copyOf(key, Math.max(BitStrings.bytes(next), 1));
+                BitStrings.copy(s.segment(), f.suffixAt, k2, f.retained, f.suffixLength);
+                BitStrings.clearTail(k2, next);
+            } else {
+                k2 = Arrays.copyOf(key, Math.max(next, 1));
+                java.lang.foreign.MemorySegment.copy(s.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, f.suffixAt, k2, (int) f.retained, (int) f.suffixLength);
+            }
             keys[i] = k2;
             lengths[i] = next;
             valueAt[i] = f.valueAt;
@@ -85,6 +97,10 @@ final class KeyMaterialiser {
             length = next;
         }
         return new GroupKeys(first, keys, lengths, valueAt, valueLength, n);
+    }
+
+    private static FcStream streamOf(Catalog c, IndexReader ix, int route) {
+        return route < 0 ? c.nativeStream() : ix.route(route).stream();
     }
 
     /** The group holding a stream's record: the first group whose end passes the ordinal. */

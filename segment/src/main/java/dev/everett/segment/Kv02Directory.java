@@ -14,7 +14,8 @@ import java.lang.foreign.MemorySegment;
  * @param offsets         section offsets, relative to the body
  * @param lengths         section lengths in bytes
  */
-record Kv02Directory(long fcExtent, long terminalLength, long universe, int lowWidth, long[] offsets, long[] lengths) {
+record Kv02Directory(long fcExtent, long terminalLength, long universe, int lowWidth, long[] offsets, long[] lengths)
+        implements NativeDirectory {
 
     static final int BYTES = 128;
     static final int MAGIC = 0x32_30_56_4B; // "KV02" little-endian
@@ -40,8 +41,29 @@ record Kv02Directory(long fcExtent, long terminalLength, long universe, int lowW
         return new Kv02Directory(fcExtent, terminalLength, ef.universe(), ef.lowWidth(), offsets, lengths);
     }
 
-    long bodyBytes() {
+    @Override
+    public long bodyBytes() {
         return offsets[SECTIONS - 1] + lengths[SECTIONS - 1];
+    }
+
+    @Override
+    public int bytes() {
+        return BYTES;
+    }
+
+    @Override
+    public int universeField() {
+        return 24;
+    }
+
+    @Override
+    public int lowWidthField() {
+        return 32;
+    }
+
+    @Override
+    public int terminalField() {
+        return 16;
     }
 
     byte[] encode() {
@@ -74,6 +96,7 @@ record Kv02Directory(long fcExtent, long terminalLength, long universe, int lowW
         c.require(env.extent() == bodyBytes * (8 / bitsPerUnit), 48, "envelope extent must be the body size in units");
         int magic = (int) Le.u32(s, body);
         c.require(magic != MAGIC_KV01, body, "KV01 (directory version 1) is not supported");
+        c.require(magic != Kv03Directory.MAGIC || env.unit() == dev.everett.api.Unit.BIT, body, "a KV03 directory in a byte-unit file (KV03 is bit-unit only)");
         c.require(magic == MAGIC, body, "bad directory magic: expected \"KV02\"");
         c.require(Le.u16(s, body + 4) == VERSION, body + 4, "KV02 directory version must be 2, found " + Le.u16(s, body + 4));
         c.require(Le.u16(s, body + 6) == SECTIONS, body + 6, "KV02 section count must be 5, found " + Le.u16(s, body + 6));

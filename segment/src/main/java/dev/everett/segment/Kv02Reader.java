@@ -3,7 +3,10 @@ package dev.everett.segment;
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
+import dev.everett.api.PolicyMismatchException;
 import dev.everett.api.RecordLocation;
+import dev.everett.api.SegmentCursor;
+import dev.everett.api.SegmentFormat;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
@@ -16,9 +19,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A KV02 native segment, memory-mapped through one shared {@link Arena} that {@link #close()}
- * releases. After close every access throws {@link IllegalStateException} from the closed arena:
- * the mapping cannot be touched once it is gone.
+ * A native segment (KV02 in byte or bit units, or KV03), memory-mapped through one shared
+ * {@link Arena} that {@link #close()} releases. After close every access throws
+ * {@link IllegalStateException} from the closed arena: the mapping cannot be touched once it is
+ * gone. The policy's format must match the file's directory magic.
  */
 final class Kv02Reader implements SegmentReader {
     private final Path path;
@@ -30,8 +34,13 @@ final class Kv02Reader implements SegmentReader {
     private volatile Typed typed;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
-    /** Directory-dependent state, built by the typed check. */
-    record Typed(Kv02Directory directory, EliasFanoReader offsets, long fcStart, long fcEnd, FcStream stream) {
+    /**
+     * Directory-dependent state, built by the typed check.
+     *
+     * @param fcStart file byte offset of the record stream's section
+     * @param fcEnd   file byte offset just past it
+     */
+    record Typed(NativeDirectory directory, EliasFanoReader offsets, long fcStart, long fcEnd, FcStream stream) {
     }
 
     private Kv02Reader(Path path, Policy policy, Arena arena, MemorySegment file, Envelope envelope) {
@@ -53,9 +62,7 @@ final class Kv02Reader implements SegmentReader {
             Envelope env = Envelope.parse(path, mapped);
             checkKind(path, env);
             env.requirePolicy(path, policy);
-            if (policy.unit() != Unit.BYTE) {
-                throw new UnsupportedOperationException("bit-unit KV02 is not readable by this engine yet: " + path);
-            }
+            checkFormat(path, mapped, env, policy);
             Kv02Reader reader = new Kv02Reader(path, policy, arena, mapped, env);
             if (mode == OpenMode.TYPED) {
                 reader.typed();
@@ -74,6 +81,23 @@ final class Kv02Reader implements SegmentReader {
         c.require(!name.endsWith(".index"), 0, "native object stored under an .index name");
     }
 
+    /**
+     * The directory magic names the file's format: a KV02 file under a KV03 policy, or the
+     * reverse, belongs elsewhere. Read at open in both modes, so that a format mismatch is
+     * reported as one before any query. Any other magic is left to the typed check.
+     */
+    private static void checkFormat(Path path, MemorySegment s, Envelope env, Policy policy) {
+        if (s.byteSize() < Envelope.BYTES + 4) {
+            return;
+        }
+        int magic = (int) Le.u32(s, Envelope.BYTES);
+        SegmentFormat found = magic == Kv02Directory.MAGIC ? SegmentFormat.KV02
+                : magic == Kv03Directory.MAGIC && env.unit() == Unit.BIT ? SegmentFormat.KV03 : null;
+        if (found != null && found != policy.format()) {
+            throw new PolicyMismatchException(path, "segment format", policy.format(), found);
+        }
+    }
+
     /** Checks the directory on first need (always done at open in {@link OpenMode#TYPED}). */
     Typed typed() {
         Typed t = typed;
@@ -81,17 +105,21 @@ final class Kv02Reader implements SegmentReader {
             synchronized (this) {
                 t = typed;
                 if (t == null) {
-                    Kv02Directory d = Kv02Directory.parse(corruption, file, envelope);
+                    NativeDirectory d = policy.format() == SegmentFormat.KV03
+                            ? Kv03Directory.parse(corruption, file, envelope)
+                            : Kv02Directory.parse(corruption, file, envelope);
                     long body = Envelope.BYTES;
                     long n = Le.ceilDiv(envelope.recordCount(), envelope.blockWidth()) + 1;
                     EliasFanoReader ef = new EliasFanoReader(file, corruption, n, d.universe(), d.lowWidth(),
-                            body + d.offsets()[Kv02Directory.LOW], body + d.offsets()[Kv02Directory.HIGH],
-                            body + d.offsets()[Kv02Directory.SAMPLES], body + d.offsets()[Kv02Directory.SPARSE],
-                            d.lengths()[Kv02Directory.SPARSE]);
-                    long fcStart = body + d.offsets()[Kv02Directory.FC];
-                    FcStream stream = new FcStream(file, corruption, fcStart, fcStart + d.fcExtent(), ef, envelope.recordCount(),
-                            envelope.blockWidth(), envelope.commonWidthOrNone(), true, d.terminalLength(), body + 16);
-                    t = new Typed(d, ef, fcStart, fcStart + d.fcExtent(), stream);
+                            body + d.offsets()[NativeDirectory.LOW], body + d.offsets()[NativeDirectory.HIGH],
+                            body + d.offsets()[NativeDirectory.SAMPLES], body + d.offsets()[NativeDirectory.SPARSE],
+                            d.lengths()[NativeDirectory.SPARSE]);
+                    long fcStart = body + d.offsets()[NativeDirectory.FC];
+                    Coding coding = Coding.natives(policy);
+                    long start = coding.bitUnit() ? 8 * fcStart : fcStart;
+                    FcStream stream = new FcStream(file, corruption, start, start + d.fcExtent(), ef, envelope.recordCount(),
+                            envelope.blockWidth(), envelope.commonWidthOrNone(), true, d.terminalLength(), body + d.terminalField(), coding);
+                    t = new Typed(d, ef, fcStart, fcStart + d.lengths()[NativeDirectory.FC], stream);
                     typed = t;
                 }
             }
@@ -113,6 +141,21 @@ final class Kv02Reader implements SegmentReader {
 
     boolean optionalValues() {
         return policy.grammar() == ValueGrammar.OPTIONAL;
+    }
+
+    /** True for bit-unit files (KV02 bit and KV03). */
+    boolean bitUnit() {
+        return policy.unit() == Unit.BIT;
+    }
+
+    /** Bits of sort code in front of each logical key: 1 for KV03, else 0. */
+    int pathBits() {
+        return Coding.natives(policy).pathBits();
+    }
+
+    /** A value decoder for this bit-unit file's grammar and format. */
+    BitValue bitValue() {
+        return new BitValue(BitValue.codec(policy));
     }
 
     @Override
@@ -141,8 +184,8 @@ final class Kv02Reader implements SegmentReader {
     }
 
     @Override
-    public Kv02Cursor cursor() {
-        return new Kv02Cursor(this, typed());
+    public SegmentCursor cursor() {
+        return bitUnit() ? new BitCursor(this, typed()) : new Kv02Cursor(this, typed());
     }
 
     @Override
@@ -154,7 +197,10 @@ final class Kv02Reader implements SegmentReader {
         FcStream.Window w = new FcStream.Window();
         typed().stream().open(w, ordinal);
         w.read();
-        ByteFrame f = w.frame;
+        Frame f = w.frame;
+        if (bitUnit()) {
+            return bitRecordAt(ordinal, f);
+        }
         boolean tombstone = false;
         long valueAt = f.valueAt;
         long valueLength = f.valueLength;
@@ -167,23 +213,45 @@ final class Kv02Reader implements SegmentReader {
                 tombstone, file.asSlice(valueAt, valueLength));
     }
 
+    /**
+     * A bit-unit record in host terms: the key's length in bytes, the retained prefix in bits of
+     * the key (without a KV03 sort code), the suffix bits copied out, and the decoded value.
+     */
+    private RecordLocation bitRecordAt(long ordinal, Frame f) {
+        int path = pathBits();
+        long keyBits = f.keyLength() - path;
+        byte[] suffix = new byte[Math.toIntExact(Le.ceilDiv(f.suffixLength, 8))];
+        BitStrings.copy(file, f.suffixAt, suffix, 0, f.suffixLength);
+        BitValue v = bitValue();
+        v.decode(file, corruption, f.valueAt, f.valueLength);
+        return new RecordLocation(ordinal, keyBits >>> 3, f.retained - path, MemorySegment.ofArray(suffix),
+                v.tombstone, v.copyOrView(file));
+    }
+
     @Override
     public VerifyReport verify() {
         Typed t = typed();
-        Kv02Directory d = t.directory();
+        NativeDirectory d = t.directory();
         Scan.bodyCrc(file, envelope, corruption);
-        Scan.zeroGaps(file, corruption, Kv02Directory.BYTES, d.offsets(), d.lengths());
-        long[] nonCanonical = new long[1];
-        Scan.RecordCheck values = optionalValues() ? f -> OptionalValue.isTombstone(file, corruption, f.valueAt, f.valueLength) : null;
-        EliasFano canonical = Scan.walk(t.stream(), nonCanonical, values);
+        Scan.zeroGaps(file, corruption, d.bytes(), d.offsets(), d.lengths());
         long body = Envelope.BYTES;
+        Scan.RecordCheck values;
+        if (bitUnit()) {
+            Scan.zeroBitPadding(file, corruption, body + d.offsets()[NativeDirectory.FC], d.fcExtent(), "record stream");
+            BitValue v = bitValue();
+            values = f -> v.decode(file, corruption, f.valueAt, f.valueLength);
+        } else {
+            values = optionalValues() ? f -> OptionalValue.isTombstone(file, corruption, f.valueAt, f.valueLength) : null;
+        }
+        long[] nonCanonical = new long[1];
+        EliasFano canonical = Scan.walk(t.stream(), nonCanonical, values);
         long[] at = new long[4];
         long[] lengths = new long[4];
         for (int i = 0; i < 4; i++) {
-            at[i] = body + d.offsets()[Kv02Directory.LOW + i];
-            lengths[i] = d.lengths()[Kv02Directory.LOW + i];
+            at[i] = body + d.offsets()[NativeDirectory.LOW + i];
+            lengths[i] = d.lengths()[NativeDirectory.LOW + i];
         }
-        Scan.sameEliasFano(file, corruption, canonical, d.universe(), body + 24, d.lowWidth(), body + 32, at, lengths);
+        Scan.sameEliasFano(file, corruption, canonical, d.universe(), body + d.universeField(), d.lowWidth(), body + d.lowWidthField(), at, lengths);
         long count = envelope.recordCount();
         return new VerifyReport(count, Le.ceilDiv(count, envelope.blockWidth()), nonCanonical[0] < 0, nonCanonical[0]);
     }

@@ -17,8 +17,10 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * Streams sorted records into a byte-unit KV02 file. The FC stream goes straight to a temporary
- * file at its final offset (after the 96-byte envelope and the 128-byte directory) through one
+ * Streams sorted records into a native file. Bit-unit policies (KV02 bit, KV03) are encoded by a
+ * {@link BitNativeWriter}, to which this writer delegates while keeping the state machine; the
+ * rest of this comment is about byte-unit KV02. The FC stream goes straight to a temporary file
+ * at its final offset (after the 96-byte envelope and the 128-byte directory) through one
  * buffer; memory holds only the previous key and one residual per block, from which the
  * Elias–Fano directory is built at {@link #finish()}. Retention is the exact maximal shared
  * prefix, so the output is canonical.
@@ -49,11 +51,10 @@ final class Kv02Writer implements SegmentWriter {
     private boolean encodedOnly;
     private byte[] keyScratch = new byte[64];
     private byte[] valueScratch = new byte[64];
+    /** Bit-unit policies (KV02 bit, KV03): the writer that encodes, this one keeps the state. */
+    private final BitNativeWriter bits;
 
     Kv02Writer(Path target, Policy policy, CommonWidthRule rule) throws IOException {
-        if (policy.unit() != Unit.BYTE) {
-            throw new UnsupportedOperationException("bit-unit KV02 is not writable by this engine yet");
-        }
         this.policy = policy;
         this.rule = rule;
         this.blockWidth = policy.blockWidth();
@@ -66,6 +67,11 @@ final class Kv02Writer implements SegmentWriter {
         } else {
             this.streamWidth = rule.kind() == CommonWidthRule.Kind.PROMISED ? rule.width() : -1;
         }
+        if (policy.unit() == Unit.BIT) {
+            this.bits = new BitNativeWriter(target, policy, rule, streamWidth);
+            return;
+        }
+        this.bits = null;
         this.out = new AtomicFile(target);
         this.fc = new FileOutput(out.channel(), FC_START);
     }
@@ -120,6 +126,14 @@ final class Kv02Writer implements SegmentWriter {
         }
         if (!present && !optional) {
             throw poison(new IllegalArgumentException("a tombstone needs the OPTIONAL value grammar; this policy's values are RAW"));
+        }
+        if (bits != null) {
+            try {
+                bits.append(key, keyLength, value, valueLength, present);
+            } catch (RuntimeException e) {
+                throw poison(e);
+            }
+            return;
         }
         long encoded = optional ? (present ? 1L + valueLength : 1L) : valueLength;
         if (streamWidth >= 0 && encoded != streamWidth) {
@@ -178,6 +192,9 @@ final class Kv02Writer implements SegmentWriter {
     void appendEncoded(long retained, MemorySegment literal, long literalAt, long literalLength,
                        MemorySegment value, long valueAt, long valueLength) throws IOException {
         requireOpen();
+        if (bits != null) {
+            throw new UnsupportedOperationException("encoded records are byte-unit only; this writer's policy is bit-unit");
+        }
         encodedOnly = true;
         if (streamWidth >= 0 && valueLength != streamWidth) {
             throw poison(new IllegalArgumentException("value of encoded width " + valueLength + " where every value must be " + streamWidth + " units wide"));
@@ -228,13 +245,18 @@ final class Kv02Writer implements SegmentWriter {
 
     @Override
     public long recordCount() {
-        return count;
+        return bits != null ? bits.recordCount() : count;
     }
 
     @Override
     public SegmentInfo finish() throws IOException {
         requireOpen();
         state = State.POISONED; // a failure below leaves nothing publishable
+        if (bits != null) {
+            SegmentInfo info = bits.finish();
+            state = State.FINISHED;
+            return info;
+        }
         fc.flush();
         long width = streamWidth;
         if (rule.kind() == CommonWidthRule.Kind.INFER && !policy.valueWidth().isFixed()) {
@@ -318,7 +340,11 @@ final class Kv02Writer implements SegmentWriter {
     public void close() throws IOException {
         if (state != State.FINISHED) {
             state = State.CLOSED;
-            out.close();
+            if (bits != null) {
+                bits.close();
+            } else {
+                out.close();
+            }
         }
     }
 }

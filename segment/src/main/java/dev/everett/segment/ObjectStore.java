@@ -6,11 +6,13 @@ import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Everett objects under one root, named by identity: {@code ROOT/ab/cd/<28 hex>.kv} for natives
@@ -24,10 +26,25 @@ final class ObjectStore implements AutoCloseable {
     private final Map<ObjectId, Kv02Reader> natives = new HashMap<>();
     private final Map<ObjectId, IndexReader> indexes = new HashMap<>();
     private ObjectId emptyNative;
+    /** Where fresh identities come from: random unless a test fixes them (golden files). */
+    private Supplier<ObjectId> ids = ObjectId::random;
 
     ObjectStore(Path root, Policy policy) {
         this.root = root;
         this.policy = policy;
+    }
+
+    /**
+     * Replaces the source of fresh identities (for indexes built by {@link #index(ObjectId,
+     * Catalog, ObjectId)}, routing heads and the shared empty native). Tests use a serial source
+     * so that the files they write are reproducible byte for byte.
+     */
+    synchronized void identities(Supplier<ObjectId> source) {
+        this.ids = java.util.Objects.requireNonNull(source);
+    }
+
+    private synchronized ObjectId freshId() {
+        return ids.get();
     }
 
     Policy policy() {
@@ -72,9 +89,13 @@ final class ObjectStore implements AutoCloseable {
      * identity and returns the bound catalog.
      */
     Catalog index(ObjectId nativeId, Catalog main, ObjectId secondaryId) throws IOException {
+        return index(nativeId, main, secondaryId, freshId());
+    }
+
+    /** As {@link #index(ObjectId, Catalog, ObjectId)}, under the given index identity. */
+    Catalog index(ObjectId nativeId, Catalog main, ObjectId secondaryId, ObjectId indexId) throws IOException {
         Kv02Reader n = openNative(nativeId);
         Kv02Reader s = secondaryId == null ? null : openNative(secondaryId);
-        ObjectId indexId = ObjectId.random();
         Path p = indexPath(indexId);
         Files.createDirectories(p.getParent());
         new IndexBuilder(policy).build(p, nativeId, n, main, secondaryId, s);
@@ -84,7 +105,7 @@ final class ObjectStore implements AutoCloseable {
     /** The one empty native that routing catalogs share (D10). */
     synchronized ObjectId emptyNative() throws IOException {
         if (emptyNative == null) {
-            ObjectId id = ObjectId.random();
+            ObjectId id = freshId();
             try (Kv02Writer w = newNative(id, CommonWidthRule.policy())) {
                 w.finish();
             }
@@ -115,17 +136,38 @@ final class ObjectStore implements AutoCloseable {
      * indexes record and opening each secondary; a repeated index identity is a cycle.
      */
     Catalog openChain(ObjectId nativeId, ObjectId indexId) throws IOException {
-        return openChain(nativeId, indexId, new HashSet<>());
+        return openChain(nativeId, indexId, new HashSet<>(), null);
     }
 
-    private Catalog openChain(ObjectId nativeId, ObjectId indexId, Set<ObjectId> seen) throws IOException {
-        IndexReader ix = openIndex(indexId);
+    /** {@code parent}: the index that names this pair as its main target, or null for the head. */
+    private Catalog openChain(ObjectId nativeId, ObjectId indexId, Set<ObjectId> seen, IndexReader parent) throws IOException {
+        IndexReader ix = parent == null ? openIndex(indexId)
+                : referenced(parent, 120, "main target index", indexId, () -> openIndex(indexId));
         ix.corruption().require(seen.add(indexId), Envelope.BYTES + 120, "index chain has a cycle through " + indexId);
         IndexDirectory d = ix.directory();
-        Catalog main = d.present()[0] ? openChain(d.mainNativeId(), d.mainIndexId(), seen) : null;
+        Catalog main = d.present()[0] ? openChain(d.mainNativeId(), d.mainIndexId(), seen, ix) : null;
         ObjectId sid = d.present()[1] ? d.secondaryId() : null;
-        Kv02Reader s = sid == null ? null : openNative(sid);
-        return new Catalog(nativeId, openNative(nativeId), indexId, ix, main, sid, s);
+        Kv02Reader s = sid == null ? null : referenced(ix, 136, "secondary", sid, () -> openNative(sid));
+        Kv02Reader n = parent == null ? openNative(nativeId)
+                : referenced(parent, 104, "main target native", nativeId, () -> openNative(nativeId));
+        return new Catalog(nativeId, n, indexId, ix, main, sid, s);
+    }
+
+    private interface Opener<T> {
+        T open() throws IOException;
+    }
+
+    /**
+     * Opens an object that an index names. A missing object is a dangling reference in that
+     * (checksum-valid) index, reported as corruption of the index at the identity's offset
+     * rather than as the store's {@link NoSuchFileException}.
+     */
+    private static <T> T referenced(IndexReader by, int directoryOffset, String what, ObjectId id, Opener<T> opener) throws IOException {
+        try {
+            return opener.open();
+        } catch (NoSuchFileException e) {
+            throw by.corruption().at(Envelope.BYTES + directoryOffset, "index names " + what + " " + id + ", which is not in the store");
+        }
     }
 
     @Override

@@ -12,12 +12,20 @@ import java.lang.foreign.ValueLayout;
  * <p>Advancing over a record needs only its retained length and its literal: if the boundary
  * already agreed with Q on at least the retained prefix, the literal is compared with the rest
  * of Q; otherwise the record inherits a prefix on which the boundary had already diverged, and
- * the comparison stands. Byte unit: lengths are bytes, {@code common} is bits.
+ * the comparison stands. Byte unit: lengths are bytes, {@code common} is bits. Bit unit: every
+ * length and position is in bits, and Q is the logical query: for KV03 chains the sort code
+ * {@code 0} then the query's bits, as the streams hold logical keys.
  */
 final class QueryContext {
     private final Corruption corruption;
+    /** Bit unit: positions and lengths count bits, the query is a bit string. */
+    private final boolean bits;
+    /** Bit unit: bits of sort code in front of the host's query (1 for KV03). */
+    private final int pathBits;
     byte[] query;
     int queryLength;
+    /** The query's length in bits (bit unit: of the logical query). */
+    long queryBits;
     private MemorySegment querySegment;
     long common;
     int order;
@@ -25,20 +33,35 @@ final class QueryContext {
     long length;
 
     QueryContext(Corruption corruption) {
-        this.corruption = corruption;
+        this(corruption, false, 0);
     }
 
-    /** The empty boundary for query {@code q[0 .. n)}. */
+    QueryContext(Corruption corruption, boolean bits, int pathBits) {
+        this.corruption = corruption;
+        this.bits = bits;
+        this.pathBits = pathBits;
+    }
+
+    /**
+     * The first boundary for query {@code q[0 .. n)} (the host's key): the empty key. With a sort
+     * code (KV03) that is the logical empty key, the code alone, which Q shares: a KV03 record 0
+     * keeps exactly its code, so the boundary before it must hold it.
+     */
     void start(byte[] q, int n) {
-        if (q != query) {
+        if (bits && pathBits > 0) {
+            query = BitStrings.shiftedRight(q, 8L * n, pathBits);
+            querySegment = null;
+        } else if (q != query) {
             query = q;
             querySegment = MemorySegment.ofArray(q);
         }
         queryLength = n;
-        common = 0;
-        order = n == 0 ? 0 : -1;
+        int path = bits ? pathBits : 0;
+        queryBits = 8L * n + path;
+        common = path;
+        order = queryBits == path ? 0 : -1;
         lengthKnown = true;
-        length = 0;
+        length = path;
     }
 
     void copyFrom(QueryContext o) {
@@ -47,6 +70,7 @@ final class QueryContext {
             querySegment = o.querySegment;
         }
         queryLength = o.queryLength;
+        queryBits = o.queryBits;
         common = o.common;
         order = o.order;
         lengthKnown = o.lengthKnown;
@@ -58,6 +82,10 @@ final class QueryContext {
      * literal {@code s[at .. at + literal)}, giving a key of {@code keyLength} units.
      */
     void advance(MemorySegment s, long recordAt, long retained, long at, long literal, long keyLength) {
+        if (bits) {
+            advanceBits(s, recordAt, retained, at, literal, keyLength);
+            return;
+        }
         if (lengthKnown && retained > length) {
             throw corruption.at(recordAt, "record retains " + retained + " units of a boundary key only " + length + " long");
         }
@@ -79,6 +107,27 @@ final class QueryContext {
         length = keyLength;
     }
 
+    /** {@link #advance} in bits: positions are file bit offsets, {@code recordAt} too. */
+    private void advanceBits(MemorySegment s, long recordAt, long retained, long at, long literal, long keyLength) {
+        if (lengthKnown && retained > length) {
+            throw corruption.at(recordAt >>> 3, "record retains " + retained + " bits of a boundary key only " + length + " long");
+        }
+        if (common >= retained) {
+            long rest = queryBits - retained;
+            long n = Math.min(literal, rest);
+            long m = BitStrings.mismatch(s, at, query, retained, n);
+            if (m >= 0) {
+                order = BitStrings.bit(s, at + m) == 0 ? -1 : 1;
+                common = retained + m;
+            } else {
+                common = retained + n;
+                order = Long.compare(literal, rest);
+            }
+        }
+        lengthKnown = true;
+        length = keyLength;
+    }
+
     /**
      * Becomes the context of a borrowed key C known only through its cut LCP with the
      * boundary B, where C ≤ B ≤ Q: it agrees with Q on min(cutLcp, common) bits, and equals Q
@@ -88,14 +137,15 @@ final class QueryContext {
         if (order > 0) {
             throw corruption.at(cutAt, "cut-LCP predecessor taken from a boundary above the query");
         }
-        if (lengthKnown && Long.compareUnsigned(cutLcp, 8 * length) > 0) {
-            throw corruption.at(cutAt, "cut LCP " + Long.toUnsignedString(cutLcp) + " bits exceeds the boundary key's " + 8 * length + " bits");
+        long boundaryBits = bits ? length : 8 * length;
+        if (lengthKnown && Long.compareUnsigned(cutLcp, boundaryBits) > 0) {
+            throw corruption.at(cutAt, "cut LCP " + Long.toUnsignedString(cutLcp) + " bits exceeds the boundary key's " + boundaryBits + " bits");
         }
         common = Math.min(cutLcp, common);
-        if (common == 8L * queryLength) {
+        if (common == queryBits) {
             order = 0;
             lengthKnown = true;
-            length = queryLength;
+            length = bits ? queryBits : queryLength;
         } else {
             order = -1;
             lengthKnown = false;

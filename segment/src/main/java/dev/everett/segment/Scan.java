@@ -42,7 +42,8 @@ final class Scan {
 
     /**
      * Walks a stream to its end (which checks framing, order, block offsets, extent and terminal
-     * length) and returns the canonical Elias–Fano encoding of its block starts, plus the first
+     * length) and returns the canonical Elias–Fano encoding of its block starts (in the stream's
+     * units), plus the first
      * record found with shorter-than-maximal retention (or -1) in {@code nonCanonical[0]}.
      */
     static EliasFano walk(FcStream s, long[] nonCanonical, RecordCheck check) {
@@ -52,7 +53,7 @@ final class Scan {
         }
         long[] residuals = new long[(int) blocks + 1];
         long stride = s.stride();
-        FcWalker w = s.walker();
+        KeyWalker w = s.keys();
         long width = s.blockWidth();
         while (w.next()) {
             long o = w.ordinal();
@@ -72,7 +73,22 @@ final class Scan {
 
     /** A per-record check run during the walk (the value grammar of native records). */
     interface RecordCheck {
-        void record(ByteFrame frame);
+        void record(Frame frame);
+    }
+
+    /**
+     * The unused low bits of the last byte of a bit-unit section of {@code bits} meaningful bits
+     * starting at file offset {@code at} must be 0.
+     */
+    static void zeroBitPadding(MemorySegment file, Corruption c, long at, long bits, String what) {
+        int used = (int) (bits & 7);
+        if (used != 0) {
+            long last = at + (bits >>> 3);
+            int pad = file.get(ValueLayout.JAVA_BYTE, last) & (0xFF >>> used);
+            if (pad != 0) {
+                throw c.at(last, what + " padding bits must be 0");
+            }
+        }
     }
 
     /**

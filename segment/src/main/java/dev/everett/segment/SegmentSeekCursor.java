@@ -12,6 +12,10 @@ import java.util.Arrays;
  * Forward steps continue with an {@link FcWalker}; backward steps rebuild the keys of the
  * record's group from the chain above ({@link KeyMaterialiser}) and keep them, so walking
  * backwards costs one group decode per K records.
+ *
+ * <p>Bit-unit segments work alike on logical bit strings (a KV03 key behind its sort code); the
+ * cursor shows the host key (the key bits after the code) and the decoded value, copied when it
+ * does not start on a byte boundary.
  */
 final class SegmentSeekCursor implements SeekCursor {
     private final Cascade cascade;
@@ -21,8 +25,11 @@ final class SegmentSeekCursor implements SeekCursor {
     private final Kv02Reader reader;
     private final KeyRange range;
     private final FcStream.Window window = new FcStream.Window();
+    private final boolean bits;
+    private final int pathBits;
+    private final BitValue bitValue;
 
-    private FcWalker walker;
+    private KeyWalker walker;
     private boolean valid;
     private long ordinal = -1;
     private byte[] key = new byte[0];
@@ -31,8 +38,15 @@ final class SegmentSeekCursor implements SeekCursor {
     private byte[] keyViewArray = key;
     private long valueAt;
     private long valueLength;
+    /** Bit units: the decoded value. */
+    private MemorySegment valueView;
     private boolean tombstone;
     private KeyMaterialiser.GroupKeys group;
+    /** The current record's logical key (bit units: a bit string, KV03's sort code first) and its length in units. */
+    private byte[] logical = new byte[0];
+    private long logicalLength;
+    /** KV03: the host key, the logical key without its sort code. */
+    private byte[] shifted = new byte[64];
 
     SegmentSeekCursor(Cascade cascade, KeyMaterialiser keys, int bottom, Kv02Reader reader, KeyRange range) {
         this.cascade = cascade;
@@ -41,6 +55,9 @@ final class SegmentSeekCursor implements SeekCursor {
         this.reader = reader;
         this.natives = reader.typed().stream();
         this.range = range;
+        this.bits = reader.bitUnit();
+        this.pathBits = reader.pathBits();
+        this.bitValue = bits ? reader.bitValue() : null;
     }
 
     @Override
@@ -54,7 +71,7 @@ final class SegmentSeekCursor implements SeekCursor {
             seek(range.lower());
             return;
         }
-        walker = natives.walker();
+        walker = natives.keys();
         forward();
     }
 
@@ -100,8 +117,8 @@ final class SegmentSeekCursor implements SeekCursor {
     public void next() {
         requireValid();
         if (walker == null) {
-            walker = natives.walker();
-            walker.resume(ordinal, key, keyLength, recordEnd());
+            walker = natives.keys();
+            walker.resume(ordinal, logical, logicalLength, recordEnd());
         }
         forward();
     }
@@ -125,29 +142,44 @@ final class SegmentSeekCursor implements SeekCursor {
             invalidate();
             return;
         }
-        ByteFrame f = walker.frame();
-        setKey(walker.key, walker.keyLength);
+        Frame f = walker.frame();
+        setKey(walker.keyBuffer(), walker.keyUnits());
         setValue(walker.ordinal(), f.valueAt, f.valueLength);
         group = null;
         checkUpper();
     }
 
-    /** Positions on record p, the first key ≥ q: its key is q's first r bytes then its literal. */
+    /**
+     * Positions on record p, the first key ≥ q: its key is q's first r units then its literal
+     * (in bit units: the logical query's first r bits, then the literal).
+     */
     private void positionAt(long p, byte[] q) {
         natives.open(window, p);
         window.read();
-        ByteFrame f = window.frame;
-        int retained = (int) f.retained;
-        if (retained > q.length) {
-            throw reader.corruption().at(f.start, "seek landed on a record retaining more than the query's bytes");
+        Frame f = window.frame;
+        long length = f.retained + f.suffixLength;
+        byte[] k;
+        if (bits) {
+            long qBits = 8L * q.length + pathBits;
+            if (f.retained > qBits) {
+                throw reader.corruption().at(f.start >>> 3, "seek landed on a record retaining more than the query's bits");
+            }
+            byte[] logicalQuery = pathBits == 0 ? q : BitStrings.shiftedRight(q, 8L * q.length, pathBits);
+            k = Arrays.copyOf(logicalQuery, Math.max(BitStrings.bytes(length), 1));
+            BitStrings.copy(natives.segment(), f.suffixAt, k, f.retained, f.suffixLength);
+            BitStrings.clearTail(k, length);
+        } else {
+            int retained = (int) f.retained;
+            if (retained > q.length) {
+                throw reader.corruption().at(f.start, "seek landed on a record retaining more than the query's bytes");
+            }
+            k = Arrays.copyOf(q, Math.max(Math.toIntExact(length), 1));
+            MemorySegment.copy(natives.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, f.suffixAt, k, retained, (int) f.suffixLength);
         }
-        int length = Math.toIntExact(f.retained + f.suffixLength);
-        byte[] k = Arrays.copyOf(q, Math.max(length, 1));
-        MemorySegment.copy(natives.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, f.suffixAt, k, retained, (int) f.suffixLength);
         setKey(k, length);
         setValue(p, f.valueAt, f.valueLength);
         group = null;
-        walker = natives.walker();
+        walker = natives.keys();
         walker.resume(p, k, length, f.valueAt + f.valueLength);
     }
 
@@ -166,9 +198,26 @@ final class SegmentSeekCursor implements SeekCursor {
         checkLower();
     }
 
-    private void setKey(byte[] k, int length) {
-        key = k;
-        keyLength = length;
+    /** Makes the logical key {@code k} of {@code length} units current, and its host form. */
+    private void setKey(byte[] k, long length) {
+        logical = k;
+        logicalLength = length;
+        if (!bits) {
+            key = k;
+            keyLength = (int) length;
+            return;
+        }
+        int n = (int) ((length - pathBits) >>> 3);
+        if (pathBits == 0) {
+            key = k;
+        } else {
+            if (shifted.length < n) {
+                shifted = new byte[Math.max(n, 2 * shifted.length)];
+            }
+            BitStrings.dropFirstBit(k, shifted, n);
+            key = shifted;
+        }
+        keyLength = n;
     }
 
     private void setValue(long at, long encodedAt, long encodedLength) {
@@ -176,6 +225,12 @@ final class SegmentSeekCursor implements SeekCursor {
         valid = true;
         encodedValueAt = encodedAt;
         encodedValueLength = encodedLength;
+        if (bits) {
+            bitValue.decode(natives.segment(), reader.corruption(), encodedAt, encodedLength);
+            tombstone = bitValue.tombstone;
+            valueView = bitValue.copyOrView(natives.segment());
+            return;
+        }
         if (reader.optionalValues()) {
             tombstone = OptionalValue.isTombstone(natives.segment(), reader.corruption(), encodedAt, encodedLength);
             valueAt = encodedAt + 1;
@@ -241,6 +296,9 @@ final class SegmentSeekCursor implements SeekCursor {
     @Override
     public MemorySegment value() {
         requireValid();
+        if (bits) {
+            return valueView;
+        }
         return natives.segment().asSlice(valueAt, valueLength);
     }
 

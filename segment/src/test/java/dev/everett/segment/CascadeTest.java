@@ -14,14 +14,16 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Differential test of cascade lookups: random chains of overlapping runs (with secondaries
  * and routing heads), every query among hits, misses and their neighbours answered as a
- * newest-first linear search over the runs would.
+ * newest-first linear search over the runs would. Every test runs under each {@link Profile}
+ * (byte-unit KV02, KV02 with bit units, KV03): bit-unit chains compare logical keys in bits.
  */
 @ExtendWith(Seeds.class)
 class CascadeTest {
@@ -118,13 +120,14 @@ class CascadeTest {
         return q;
     }
 
-    @Test
-    void lookupsEqualANewestFirstSearch(Random rnd) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void lookupsEqualANewestFirstSearch(Profile profile, Random rnd) throws Exception {
         int[] ks = {3, 7, 15, 31};
         for (int round = 0; round < 24; round++) {
             long k = ks[rnd.nextInt(ks.length)];
             int w = 1 + rnd.nextInt(20);
-            Policy policy = Policy.defaultBytes().withGroupSize(k).withBlockWidth(w);
+            Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGroupSize(k).withBlockWidth(w);
             List<byte[]> universe = new RecordGen(rnd).keys(rnd.nextInt(600));
             int depth = 1 + rnd.nextInt(4);
             List<Level> levels = new ArrayList<>();
@@ -142,7 +145,8 @@ class CascadeTest {
                     byte[][] expected = new byte[1][];
                     Lookup.Status status = model(levels, q, expected);
                     Lookup got = cascade.get(q, q.length);
-                    String what = "round " + round + " K=" + k + " W=" + w + " depth " + depth + " key " + java.util.HexFormat.of().formatHex(q);
+                    String what = profile + " round " + round + " K=" + k + " W=" + w + " " + policy.backspace() + " depth " + depth
+                            + " key " + java.util.HexFormat.of().formatHex(q);
                     assertEquals(status, got.status(), what);
                     if (status == Lookup.Status.VALUE) {
                         assertArrayEquals(expected[0], got.valueBytes(), what);
@@ -166,11 +170,12 @@ class CascadeTest {
      * The shape of the lookup benchmark (index-query-merge.md §5.1): runs of every 1st, 4th, 16th
      * and 64th even ordinal, a secondary of every 128th, routing heads on top; hits and misses.
      */
-    @Test
-    void stridedRunsWithSharedPrefixes(Random rnd) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void stridedRunsWithSharedPrefixes(Profile profile, Random rnd) throws Exception {
         for (long k : new long[] {3, 15}) {
             int n = 2048;
-            Policy policy = Policy.defaultBytes().withGroupSize(k).withBlockWidth((int) k);
+            Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGroupSize(k).withBlockWidth((int) k);
             List<Level> levels = new ArrayList<>();
             int[] strides = {1, 4, 16, 64};
             for (int li = 0; li < strides.length; li++) {
@@ -195,18 +200,19 @@ class CascadeTest {
                     byte[][] expected = new byte[1][];
                     Lookup.Status status = model(levels, q, expected);
                     Lookup got = cascade.get(q, q.length);
-                    assertEquals(status, got.status(), "K=" + k + " ordinal " + i);
+                    assertEquals(status, got.status(), profile + " K=" + k + " ordinal " + i);
                     if (status == Lookup.Status.VALUE) {
-                        assertArrayEquals(expected[0], got.valueBytes(), "K=" + k + " ordinal " + i);
+                        assertArrayEquals(expected[0], got.valueBytes(), profile + " K=" + k + " ordinal " + i);
                     }
                 }
             }
         }
     }
 
-    @Test
-    void emptyChainAnswersAbsent() throws Exception {
-        Policy policy = Policy.defaultBytes();
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void emptyChainAnswersAbsent(Profile profile) throws Exception {
+        Policy policy = profile.base();
         try (ObjectStore store = new ObjectStore(dir, policy)) {
             Cascade cascade = new Cascade(build(store, List.of(new Level(List.of(), null))));
             assertEquals(Lookup.Status.ABSENT, cascade.get(new byte[0], 0).status());
@@ -214,9 +220,10 @@ class CascadeTest {
         }
     }
 
-    @Test
-    void rawGrammarValuesComeBack(Random rnd) throws Exception {
-        Policy policy = Policy.defaultBytes().withGrammar(ValueGrammar.RAW).withGroupSize(3).withBlockWidth(2);
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void rawGrammarValuesComeBack(Profile profile, Random rnd) throws Exception {
+        Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGrammar(ValueGrammar.RAW).withGroupSize(3).withBlockWidth(2);
         List<byte[]> universe = new RecordGen(rnd).keys(200);
         List<Level> levels = List.of(new Level(subset(rnd, universe, 0.7, false), null), new Level(subset(rnd, universe, 0.3, false), null));
         try (ObjectStore store = new ObjectStore(dir, policy)) {

@@ -11,6 +11,7 @@ import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.api.PolicyMismatchException;
 import dev.everett.api.RecordLocation;
+import dev.everett.api.SegmentFormat;
 import dev.everett.api.Unit;
 import dev.everett.api.ValueWidth;
 import dev.everett.api.VerifyReport;
@@ -170,7 +171,7 @@ class CorruptionTest {
     void crcRepairedFieldValues(GoldenFiles.Golden g, @TempDir(factory = MemoryTempDir.class) Path tmp) throws IOException {
         Prober p = new Prober(g, tmp);
         List<Integer> fields = new ArrayList<>(List.of(24, 32, 40, 48, 56, 72, 80, 88));
-        for (int off = Envelope.BYTES + 8; off < Envelope.BYTES + Kv02Directory.BYTES; off += 8) {
+        for (int off = Envelope.BYTES + 8; off < Envelope.BYTES + p.directoryBytes(); off += 8) {
             fields.add(off);
         }
         for (int field : fields) {
@@ -270,7 +271,11 @@ class CorruptionTest {
             List<Object[]> others = new ArrayList<>();
             others.add(new Object[] {p.withBlockWidth(p.blockWidth() + 1), "block width W"});
             others.add(new Object[] {p.withGroupSize(p.groupSize() == 7 ? 15 : 7), "group size K"});
-            others.add(new Object[] {p.withUnit(Unit.BIT, BackspaceCode.expGolomb(0)), "unit"});
+            others.add(new Object[] {p.unit() == Unit.BYTE ? p.withUnit(Unit.BIT, BackspaceCode.expGolomb(0)) : p.withUnit(Unit.BYTE, BackspaceCode.VARINT), "unit"});
+            if (p.unit() == Unit.BIT) {
+                others.add(new Object[] {p.withBackspace(p.backspace().code() == BackspaceCode.GOLOMB ? BackspaceCode.expGolomb(0) : BackspaceCode.golomb(2)), "backspace code"});
+                others.add(new Object[] {p.withFormat(p.format() == SegmentFormat.KV03 ? SegmentFormat.KV02 : SegmentFormat.KV03), "segment format"});
+            }
             if (p.valueWidth().isFixed()) {
                 others.add(new Object[] {p.withValueWidth(ValueWidth.variable()), "value width"});
                 others.add(new Object[] {p.withValueWidth(ValueWidth.fixed(p.valueWidth().units() + 1)), "value width"});
@@ -353,7 +358,7 @@ class CorruptionTest {
         final boolean large;
         private final Path file;
         private final Path rewrites;
-        private final Kv02Directory directory;
+        private final NativeDirectory directory;
         private final List<String> failures = new ArrayList<>();
         private Throwable firstFailure;
         private int failureCount;
@@ -373,6 +378,10 @@ class CorruptionTest {
             }
         }
 
+        int directoryBytes() {
+            return directory.bytes();
+        }
+
         /** Every byte position, or for a large file the envelope, directory, section edges and random ones. */
         List<Integer> positions(Random r) {
             TreeSet<Integer> at = new TreeSet<>();
@@ -382,10 +391,10 @@ class CorruptionTest {
                 }
                 return List.copyOf(at);
             }
-            for (int i = 0; i < Envelope.BYTES + Kv02Directory.BYTES + 64; i++) {
+            for (int i = 0; i < Envelope.BYTES + directory.bytes() + 64; i++) {
                 at.add(i);
             }
-            for (int s = 0; s < Kv02Directory.SECTIONS; s++) {
+            for (int s = 0; s < directory.offsets().length; s++) {
                 long start = Envelope.BYTES + directory.offsets()[s];
                 long end = start + directory.lengths()[s];
                 for (long i = start - 8; i < start + 8; i++) {
@@ -414,7 +423,7 @@ class CorruptionTest {
             for (int i : new int[] {0, 1, 8, 64, 68, 72, 95, 96, 97, 100, 223, 224, 225}) {
                 at.add(i);
             }
-            for (int s = 0; s < Kv02Directory.SECTIONS; s++) {
+            for (int s = 0; s < directory.offsets().length; s++) {
                 long start = Envelope.BYTES + directory.offsets()[s];
                 at.add((int) start - 1);
                 at.add((int) start);
@@ -449,6 +458,9 @@ class CorruptionTest {
          */
         private Outcome probe(byte[] bytes, String what, boolean mayMismatch) throws IOException {
             cases++;
+            // A bit-unit file whose directory magic now names the other format (KV02 ↔ KV03) belongs to another policy.
+            mayMismatch |= golden.policy().unit() == Unit.BIT && bytes.length >= Envelope.BYTES + 4
+                    && !Arrays.equals(bytes, Envelope.BYTES, Envelope.BYTES + 4, original, Envelope.BYTES, Envelope.BYTES + 4);
             Files.write(file, bytes);
             Kv02Reader reader;
             try {
@@ -512,13 +524,14 @@ class CorruptionTest {
                 return;
             }
             List<Long> ordinals = ordinals(reader.recordCount());
+            Profile profile = Profile.of(golden.policy());
             for (int j = 0; j < located.size(); j++) {
                 RecordLocation loc = located.get(j);
                 Rec rec = walked.get(Math.toIntExact(ordinals.get(j)));
                 byte[] suffix = loc.suffix().toArray(ValueLayout.JAVA_BYTE);
                 byte[] value = loc.value().toArray(ValueLayout.JAVA_BYTE);
-                boolean same = loc.keyLength() == rec.key().length && loc.retained() + suffix.length == rec.key().length
-                        && Arrays.equals(suffix, Arrays.copyOfRange(rec.key(), (int) loc.retained(), rec.key().length))
+                boolean same = loc.keyLength() == rec.key().length && loc.retained() >= 0 && loc.retained() <= profile.keyUnits(rec.key())
+                        && Arrays.equals(suffix, profile.suffix(rec.key(), loc.retained()))
                         && loc.tombstone() == rec.tombstone() && Arrays.equals(value, rec.tombstone() ? new byte[0] : rec.value());
                 if (!same) {
                     fail(what, new AssertionError("recordAt(" + ordinals.get(j) + ") disagrees with the walk on a valid file"));
@@ -549,8 +562,8 @@ class CorruptionTest {
             if (mine.length != original.length) {
                 return false;
             }
-            long fcStart = Envelope.BYTES + directory.offsets()[Kv02Directory.FC];
-            long fcEnd = fcStart + directory.lengths()[Kv02Directory.FC];
+            long fcStart = Envelope.BYTES + directory.offsets()[NativeDirectory.FC];
+            long fcEnd = fcStart + directory.lengths()[NativeDirectory.FC];
             for (int i = 0; i < mine.length; i++) {
                 boolean crc = i >= Envelope.BODY_CRC_OFFSET && i < Envelope.HEADER_CRC_OFFSET + 4;
                 if (mine[i] != original[i] && !crc && (i < fcStart || i >= fcEnd)) {

@@ -3,6 +3,7 @@ package dev.everett.segment;
 import dev.everett.api.BackspaceCode;
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.Policy;
+import dev.everett.api.SegmentFormat;
 import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueWidth;
@@ -111,8 +112,74 @@ final class GoldenFiles {
                 new Spec("shared-prefix-10k", BYTES, CommonWidthRule.policy(),
                         "10,000 records whose keys share a 64-byte prefix", GoldenFiles::sharedPrefix10k),
                 new Spec("sparse-ef", BYTES.withBlockWidth(1), CommonWidthRule.policy(),
-                        "W = 1 and one 70,000-byte value: an Elias–Fano group is sparse", GoldenFiles::sparseEf));
+                        "W = 1 and one 70,000-byte value: an Elias–Fano group is sparse", GoldenFiles::sparseEf),
+                // KV03: Everett's string policy (bit unit, sort code 0, EG0 counts, self-delimiting values).
+                new Spec("kv03-empty", KV03, CommonWidthRule.policy(),
+                        "KV03, no records: empty dictionary, offsets [0], one Elias–Fano entry", List::of),
+                new Spec("kv03-empty-infer", KV03, CommonWidthRule.infer(),
+                        "KV03, no records under the infer rule: common width present and 0", List::of),
+                new Spec("kv03-single-empty-key", KV03, CommonWidthRule.policy(),
+                        "KV03, one record whose key is empty: the logical key is the sort code alone",
+                        () -> List.of(new Rec(new byte[0], Rec.bytes("only")))),
+                new Spec("kv03-worked-example", KV03, CommonWidthRule.policy(),
+                        "the four records of native-format.md §7.2", () -> WorkedExampleTest.RECORDS),
+                new Spec("kv03-tombstones", KV03, CommonWidthRule.policy(),
+                        "KV03, values and tombstones (presence bit 0) mixed, at block starts too", GoldenFiles::tombstones),
+                new Spec("kv03-empty-values", KV03, CommonWidthRule.policy(),
+                        "KV03, present empty values (11), keys that are prefixes of their successors", GoldenFiles::emptyValues),
+                new Spec("kv03-w1", KV03.withBlockWidth(1), CommonWidthRule.policy(),
+                        "KV03, W = 1: every record starts a block and stores EG0(retained)", () -> mixed(13, 11)),
+                new Spec("kv03-w2", KV03.withBlockWidth(2), CommonWidthRule.policy(),
+                        "KV03, W = 2 with an odd count", () -> mixed(13, 12)),
+                new Spec("kv03-egk3", KV03.withBackspace(BackspaceCode.expGolomb(3)).withBlockWidth(7).withGroupSize(7), CommonWidthRule.policy(),
+                        "KV03, backspaces in exponential-Golomb order 3, K = W = 7", () -> mixed(30, 13)),
+                new Spec("kv03-golomb5", KV03.withBackspace(BackspaceCode.golomb(5)), CommonWidthRule.policy(),
+                        "KV03, backspaces in Golomb with modulus 5 (truncated-binary remainders)", GoldenFiles::tombstones),
+                new Spec("kv03-golomb1", KV03.withBackspace(BackspaceCode.golomb(1)).withBlockWidth(4), CommonWidthRule.policy(),
+                        "KV03, Golomb modulus 1: unary backspaces", () -> mixed(20, 14)),
+                new Spec("kv03-raw", KV03.withGrammar(ValueGrammar.RAW), CommonWidthRule.policy(),
+                        "KV03, RAW grammar: string_value<EG0> without a presence bit", GoldenFiles::rawVariable),
+                new Spec("kv03-fixed-width", KV03.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(71)), CommonWidthRule.policy(),
+                        "KV03, RAW, policy-fixed 71 bits (EG0(8) and 8 bytes): flags 3, a stride in the residuals", GoldenFiles::fixedWidth),
+                new Spec("kv03-inferred-common-width", KV03, CommonWidthRule.infer(),
+                        "KV03, every value 4 bytes (1 + 5 + 32 = 38 bits): the infer rule records common width 38", GoldenFiles::inferred),
+                new Spec("kv03-long-counts", KV03.withBlockWidth(2), CommonWidthRule.policy(),
+                        "KV03, keys and values over 127 bytes: long EG0 counts and backspaces", GoldenFiles::longVarints),
+                new Spec("kv03-shared-prefix-10k", KV03, CommonWidthRule.policy(),
+                        "KV03, 10,000 records whose keys share a 64-byte prefix", GoldenFiles::sharedPrefix10k),
+                // KV02 with bit units: host byte keys, exact bit LCPs, EG0 counts, value lengths in bits.
+                new Spec("kv02bit-empty", KV02_BITS, CommonWidthRule.policy(),
+                        "KV02 bit, no records", List::of),
+                new Spec("kv02bit-worked-example", KV02_BITS, CommonWidthRule.policy(),
+                        "the four records of native-format.md §7 as KV02 with bit units (docs/format.md)", () -> WorkedExampleTest.RECORDS),
+                new Spec("kv02bit-tombstones", KV02_BITS, CommonWidthRule.policy(),
+                        "KV02 bit, values and tombstones mixed", GoldenFiles::tombstones),
+                new Spec("kv02bit-w1", KV02_BITS.withBlockWidth(1), CommonWidthRule.policy(),
+                        "KV02 bit, W = 1", () -> mixed(13, 11)),
+                new Spec("kv02bit-w2", KV02_BITS.withBlockWidth(2), CommonWidthRule.policy(),
+                        "KV02 bit, W = 2 with an odd count", () -> mixed(13, 12)),
+                new Spec("kv02bit-egk2", KV02_BITS.withBackspace(BackspaceCode.expGolomb(2)).withBlockWidth(7).withGroupSize(7), CommonWidthRule.policy(),
+                        "KV02 bit, backspaces in exponential-Golomb order 2, K = W = 7", () -> mixed(30, 13)),
+                new Spec("kv02bit-golomb3", KV02_BITS.withBackspace(BackspaceCode.golomb(3)), CommonWidthRule.policy(),
+                        "KV02 bit, backspaces in Golomb with modulus 3", GoldenFiles::emptyValues),
+                new Spec("kv02bit-raw-variable", KV02_BITS.withGrammar(ValueGrammar.RAW), CommonWidthRule.policy(),
+                        "KV02 bit, RAW grammar: values are their bytes, VLEN a multiple of 8", GoldenFiles::rawVariable),
+                new Spec("kv02bit-fixed-width", KV02_BITS.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(64)), CommonWidthRule.policy(),
+                        "KV02 bit, RAW, policy-fixed 64 bits: flags 3, no VLEN", GoldenFiles::fixedWidth),
+                new Spec("kv02bit-inferred-common-width", KV02_BITS, CommonWidthRule.infer(),
+                        "KV02 bit, every value 4 bytes (38 bits): the infer rule drops VLEN, common width 38", GoldenFiles::inferred),
+                new Spec("kv02bit-promised-width", KV02_BITS.withGrammar(ValueGrammar.RAW), CommonWidthRule.promised(24),
+                        "KV02 bit, RAW, promised width 24 bits", GoldenFiles::promised),
+                new Spec("kv02bit-long-counts", KV02_BITS.withBlockWidth(2), CommonWidthRule.policy(),
+                        "KV02 bit, keys and values over 127 bytes", GoldenFiles::longVarints),
+                new Spec("kv02bit-shared-prefix-10k", KV02_BITS, CommonWidthRule.policy(),
+                        "KV02 bit, 10,000 records whose keys share a 64-byte prefix", GoldenFiles::sharedPrefix10k),
+                new Spec("kv02bit-sparse-ef", KV02_BITS.withBlockWidth(1), CommonWidthRule.policy(),
+                        "KV02 bit, W = 1 and one 70,000-byte value: an Elias–Fano group is sparse", GoldenFiles::sparseEf));
     }
+
+    private static final Policy KV03 = Policy.stringPolicy();
+    private static final Policy KV02_BITS = Policy.stringPolicy().withFormat(SegmentFormat.KV02);
 
     // ---------------------------------------------------------------------------------------
     // Record generators.
@@ -293,7 +360,7 @@ final class GoldenFiles {
             Files.writeString(dir.resolve(s.name + ".jsonl"), toJsonLines(records));
             long sparseWords;
             try (Kv02Reader r = SegmentFixtures.open(kv, s.policy)) {
-                sparseWords = r.typed().directory().lengths()[Kv02Directory.SPARSE] / 8;
+                sparseWords = r.typed().directory().lengths()[NativeDirectory.SPARSE] / 8;
             }
             manifest.add(manifestLine(new Golden(s.name, s.policy, s.rule, info.recordCount(), info.fileBytes(),
                     info.commonWidth(), sparseWords, s.about)));
@@ -356,6 +423,10 @@ final class GoldenFiles {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", g.name());
         m.put("unit", p.unit() == Unit.BYTE ? "byte" : "bit");
+        m.put("format", p.format() == SegmentFormat.KV03 ? "kv03" : "kv02");
+        m.put("backspace", p.unit() == Unit.BYTE ? "varint"
+                : p.backspace().code() == BackspaceCode.GOLOMB ? "golomb" : "exp-golomb");
+        m.put("backspaceParameter", p.backspace().parameter());
         m.put("blockWidth", (long) p.blockWidth());
         m.put("groupSize", p.groupSize());
         m.put("fixedWidth", p.valueWidth().isFixed() ? p.valueWidth().units() : null);
@@ -380,12 +451,21 @@ final class GoldenFiles {
     }
 
     private static Golden golden(Map<String, Object> m) {
-        if (!"byte".equals(m.get("unit"))) {
-            throw new IllegalArgumentException("only byte-unit golden files exist so far: " + m);
-        }
-        Policy p = new Policy(Unit.BYTE, Math.toIntExact((Long) m.get("blockWidth")), (Long) m.get("groupSize"),
+        Unit unit = switch ((String) m.get("unit")) {
+            case "byte" -> Unit.BYTE;
+            case "bit" -> Unit.BIT;
+            default -> throw new IllegalArgumentException("unknown unit in " + m);
+        };
+        BackspaceCode backspace = switch ((String) m.get("backspace")) {
+            case "varint" -> BackspaceCode.VARINT;
+            case "exp-golomb" -> BackspaceCode.expGolomb(Math.toIntExact((Long) m.get("backspaceParameter")));
+            case "golomb" -> BackspaceCode.golomb((Long) m.get("backspaceParameter"));
+            default -> throw new IllegalArgumentException("unknown backspace in " + m);
+        };
+        SegmentFormat format = "kv03".equals(m.get("format")) ? SegmentFormat.KV03 : SegmentFormat.KV02;
+        Policy p = new Policy(unit, Math.toIntExact((Long) m.get("blockWidth")), (Long) m.get("groupSize"),
                 m.get("fixedWidth") == null ? ValueWidth.variable() : ValueWidth.fixed((Long) m.get("fixedWidth")),
-                BackspaceCode.VARINT, "raw".equals(m.get("grammar")) ? ValueGrammar.RAW : ValueGrammar.OPTIONAL);
+                backspace, "raw".equals(m.get("grammar")) ? ValueGrammar.RAW : ValueGrammar.OPTIONAL, format);
         CommonWidthRule rule = switch ((String) m.get("widthRule")) {
             case "policy" -> CommonWidthRule.policy();
             case "infer" -> CommonWidthRule.infer();

@@ -6,8 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.everett.api.BackspaceCode;
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.RecordLocation;
+import dev.everett.api.SegmentFormat;
+import dev.everett.api.Unit;
 import dev.everett.api.VerifyReport;
 import java.io.IOException;
 import java.lang.foreign.ValueLayout;
@@ -93,7 +96,7 @@ class GoldenFilesTest {
             assertEquals((g.records() + g.policy().blockWidth() - 1) / g.policy().blockWidth(), report.blocks());
             assertTrue(report.canonical());
             assertEquals(-1, report.firstNonCanonicalRecord());
-            assertEquals(g.efSparseWords(), r.typed().directory().lengths()[Kv02Directory.SPARSE] / 8);
+            assertEquals(g.efSparseWords(), r.typed().directory().lengths()[NativeDirectory.SPARSE] / 8);
         }
     }
 
@@ -101,17 +104,17 @@ class GoldenFilesTest {
     @MethodSource("golden")
     void recordAtGivesEachRecordsFraming(GoldenFiles.Golden g) throws IOException {
         List<Rec> records = GoldenFiles.readRecords(g.jsonl(GoldenFiles.dir()));
+        Profile profile = Profile.of(g.policy());
         try (Kv02Reader r = SegmentFixtures.open(g.kv(GoldenFiles.dir()), g.policy())) {
             for (int i : ordinals(records.size(), g.policy().blockWidth())) {
                 RecordLocation loc = r.recordAt(i);
                 Rec rec = records.get(i);
-                int lcp = i == 0 ? 0 : lcp(records.get(i - 1).key(), rec.key());
+                long lcp = i == 0 ? 0 : profile.lcp(records.get(i - 1).key(), rec.key());
                 String at = g.name() + " record " + i;
                 assertEquals(i, loc.ordinal(), at);
                 assertEquals(rec.key().length, loc.keyLength(), at + " key length");
                 assertEquals(lcp, loc.retained(), at + " retained prefix");
-                assertArrayEquals(Arrays.copyOfRange(rec.key(), lcp, rec.key().length),
-                        loc.suffix().toArray(ValueLayout.JAVA_BYTE), at + " suffix");
+                assertArrayEquals(profile.suffix(rec.key(), lcp), loc.suffix().toArray(ValueLayout.JAVA_BYTE), at + " suffix");
                 assertEquals(rec.tombstone(), loc.tombstone(), at + " tombstone");
                 assertArrayEquals(rec.tombstone() ? new byte[0] : rec.value(), loc.value().toArray(ValueLayout.JAVA_BYTE), at + " value");
             }
@@ -137,11 +140,6 @@ class GoldenFilesTest {
         return List.copyOf(picked);
     }
 
-    private static int lcp(byte[] a, byte[] b) {
-        int m = Arrays.mismatch(a, b);
-        return m < 0 ? a.length : m;
-    }
-
     @Test
     void manifestAndDirectoryAgree() throws IOException {
         Path dir = GoldenFiles.dir();
@@ -159,7 +157,10 @@ class GoldenFilesTest {
         }
         assertEquals(listed, present, "every golden file has a manifest line and vice versa");
         for (String required : List.of("empty", "single-empty-key", "tombstones", "empty-values", "w1", "w2",
-                "shared-prefix-10k", "fixed-width", "inferred-common-width", "promised-width")) {
+                "shared-prefix-10k", "fixed-width", "inferred-common-width", "promised-width",
+                "kv03-empty", "kv03-worked-example", "kv03-tombstones", "kv03-w1", "kv03-w2", "kv03-egk3", "kv03-golomb5",
+                "kv03-shared-prefix-10k", "kv02bit-empty", "kv02bit-worked-example", "kv02bit-tombstones", "kv02bit-w1",
+                "kv02bit-w2", "kv02bit-egk2", "kv02bit-golomb3", "kv02bit-shared-prefix-10k")) {
             assertTrue(listed.contains(required), required);
         }
     }
@@ -178,20 +179,30 @@ class GoldenFilesTest {
         Path dir = GoldenFiles.dir();
         for (var g : GoldenFiles.manifest(dir)) {
             List<Rec> recs = GoldenFiles.readRecords(g.jsonl(dir));
-            switch (g.name()) {
+            String shape = g.name().replaceFirst("^(kv03|kv02bit)-", "");
+            if (g.name().startsWith("kv03-")) {
+                assertEquals(SegmentFormat.KV03, g.policy().format(), g.name());
+            }
+            if (g.name().startsWith("kv02bit-")) {
+                assertEquals(List.of(Unit.BIT, SegmentFormat.KV02), List.of(g.policy().unit(), g.policy().format()), g.name());
+            }
+            switch (shape) {
                 case "empty" -> assertEquals(List.of(-1L, 0), List.of(g.commonWidth(), recs.size()));
                 case "empty-infer" -> assertEquals(List.of(0L, 0), List.of(g.commonWidth(), recs.size()));
                 case "single-empty-key" -> assertEquals(0, recs.getFirst().key().length);
-                case "tombstones" -> assertTrue(recs.stream().anyMatch(Rec::tombstone) && recs.stream().anyMatch(x -> !x.tombstone()));
+                case "tombstones", "golomb5" -> assertTrue(recs.stream().anyMatch(Rec::tombstone) && recs.stream().anyMatch(x -> !x.tombstone()));
                 case "empty-values" -> assertTrue(recs.stream().allMatch(x -> x.value() != null && x.value().length == 0));
                 case "fixed-width", "promised-width" -> assertTrue(g.commonWidth() > 0);
-                case "inferred-common-width" -> assertEquals(5, g.commonWidth());
+                case "inferred-common-width" -> assertEquals(g.policy().unit() == Unit.BIT ? 38 : 5, g.commonWidth());
+                case "egk3", "egk2" -> assertEquals(new BackspaceCode(BackspaceCode.EXP_GOLOMB, shape.equals("egk3") ? 3 : 2), g.policy().backspace());
+                case "golomb3" -> assertEquals(BackspaceCode.golomb(3), g.policy().backspace());
                 case "shared-prefix-10k" -> {
                     assertEquals(10_000, recs.size());
                     byte[] prefix = Arrays.copyOf(recs.getFirst().key(), GoldenFiles.SHARED_PREFIX);
                     assertTrue(recs.stream().allMatch(x -> Arrays.equals(prefix, Arrays.copyOf(x.key(), GoldenFiles.SHARED_PREFIX))));
                 }
                 case "sparse-ef" -> assertTrue(g.efSparseWords() > 0);
+                case "w1", "w2" -> assertEquals(shape.equals("w1") ? 1 : 2, g.policy().blockWidth());
                 default -> { }
             }
         }

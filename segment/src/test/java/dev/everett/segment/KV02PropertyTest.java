@@ -33,12 +33,18 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Seeded random record sets go through write → open → walk → recordAt → verify and must come back
  * exactly as generated, under many policies and common-width rules. Hand-built files check what
  * our writer never emits: conservative retention (valid, not canonical) and keys out of order
  * (corrupt). A failure prints the seed; rerun with {@code -Deverett.seed=<seed>}.
+ *
+ * <p>Every property runs under each {@link Profile}: byte-unit KV02, KV02 with bit units and KV03
+ * (bit units with random backspace codes, EG order k or Golomb); bit-unit files are built by hand
+ * with {@link BitSegmentBytes}, and KV03 also spells sort codes again (valid, not canonical).
  */
 @ExtendWith(Seeds.class)
 class KV02PropertyTest {
@@ -56,11 +62,12 @@ class KV02PropertyTest {
         }
     }
 
-    @Test
-    void randomRecordSetsRoundTrip(Random rnd, @TempDir Path dir) throws IOException {
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void randomRecordSetsRoundTrip(Profile profile, Random rnd, @TempDir Path dir) throws IOException {
         RecordGen gen = new RecordGen(rnd);
         for (int i = 0; i < RANDOM_CASES; i++) {
-            Case c = randomCase(rnd);
+            Case c = randomCase(profile, rnd);
             List<Rec> model = gen.records(c.size(), c.values());
             try {
                 roundTrip(dir, c, model);
@@ -76,11 +83,12 @@ class KV02PropertyTest {
      * other record an empty one puts most of the universe U inside that group, so its span is at
      * least about n·(its share of U) bits, well over 4096 for 5000 records.
      */
-    @Test
-    void sparseEliasFanoGroupsRoundTrip(Random rnd, @TempDir Path dir) throws IOException {
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void sparseEliasFanoGroupsRoundTrip(Profile profile, Random rnd, @TempDir Path dir) throws IOException {
         RecordGen gen = new RecordGen(rnd);
         for (ValueGrammar grammar : ValueGrammar.values()) {
-            Policy policy = Policy.defaultBytes().withBlockWidth(1).withGroupSize(GROUP_SIZES[rnd.nextInt(GROUP_SIZES.length)]).withGrammar(grammar);
+            Policy policy = profile.withRandomBackspace(profile.base(), rnd).withBlockWidth(1).withGroupSize(GROUP_SIZES[rnd.nextInt(GROUP_SIZES.length)]).withGrammar(grammar);
             int n = 5000;
             int heavyGroup = 1 + rnd.nextInt(n / EliasFano.SAMPLE_EVERY - 2);
             List<Rec> model = new ArrayList<>(n);
@@ -131,10 +139,11 @@ class KV02PropertyTest {
         assertTrue(records.stream().anyMatch(r -> !r.tombstone() && r.value().length == 0), "empty values");
     }
 
-    @Test
-    void emptyFileRoundTripsUnderEveryRule(@TempDir Path dir) throws IOException {
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void emptyFileRoundTripsUnderEveryRule(Profile profile, @TempDir Path dir) throws IOException {
         for (ValueGrammar grammar : ValueGrammar.values()) {
-            Policy variable = Policy.defaultBytes().withGrammar(grammar);
+            Policy variable = profile.base().withGrammar(grammar);
             Policy fixed = variable.withValueWidth(ValueWidth.fixed(1));
             for (Case c : List.of(
                     new Case(variable, CommonWidthRule.policy(), RecordGen.Values.variable(grammar), 0, OpenMode.TYPED),
@@ -146,12 +155,13 @@ class KV02PropertyTest {
         }
     }
 
-    @Test
-    void serviceLoaderFindsOurEngine(Random rnd, @TempDir Path dir) throws IOException {
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void serviceLoaderFindsOurEngine(Profile profile, Random rnd, @TempDir Path dir) throws IOException {
         SegmentEngine engine = SegmentEngine.load();
         assertInstanceOf(EverettSegmentEngine.class, engine);
 
-        Policy policy = Policy.defaultBytes().withBlockWidth(3);
+        Policy policy = profile.withRandomBackspace(profile.base(), rnd).withBlockWidth(3);
         List<Rec> model = new RecordGen(rnd).records(200, RecordGen.Values.variable(ValueGrammar.OPTIONAL));
         Path viaEngine = dir.resolve("engine.kv");
         SegmentInfo info;
@@ -188,23 +198,31 @@ class KV02PropertyTest {
      * Files that keep less than the whole shared prefix are valid: the walk rebuilds the right
      * keys, recordAt reports the retention as stored, and verify() says where canonical form ends.
      */
-    @Test
-    void conservativeRetentionIsValidButNotCanonical(Random rnd, @TempDir Path dir) throws IOException {
-        Policy policy = Policy.defaultBytes().withBlockWidth(2);
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void conservativeRetentionIsValidButNotCanonical(Profile profile, Random rnd, @TempDir Path dir) throws IOException {
+        Policy policy = profile.base().withBlockWidth(2);
         List<Rec> fixed = List.of(Rec.of("apple", "red"), Rec.of("apricot", null), Rec.of("banana", ""), Rec.of("band", "x"));
-        checkConservative(dir, policy, fixed, new int[] {0, 1, 0, 3}, 1);
-        checkConservative(dir, policy, fixed, new int[] {0, 2, 0, 0}, 3);
+        if (profile.bits()) {
+            // Maximal retention is {0, 22, 6, 29} bits; record 2 starts block 1.
+            checkConservative(dir, policy, fixed, new long[] {0, 1, 6, 29}, 1);
+            checkConservative(dir, policy, fixed, new long[] {0, 22, 6, 0}, 3);
+            checkConservative(dir, policy, fixed, new long[] {0, 22, 0, 29}, 2);
+        } else {
+            checkConservative(dir, policy, fixed, new long[] {0, 1, 0, 3}, 1);
+            checkConservative(dir, policy, fixed, new long[] {0, 2, 0, 0}, 3);
+        }
 
         RecordGen gen = new RecordGen(rnd);
         for (int i = 0; i < 60; i++) {
-            Policy p = randomVariablePolicy(rnd);
+            Policy p = randomVariablePolicy(profile, rnd);
             List<Rec> model = gen.records(2 + rnd.nextInt(400), RecordGen.Values.variable(p.grammar()));
-            int[] maximal = Kv02Bytes.maximalRetention(model);
-            int[] retained = maximal.clone();
+            long[] maximal = profile.maximalRetention(model);
+            long[] retained = maximal.clone();
             int first = -1;
             for (int o = 1; o < retained.length; o++) {
                 if (maximal[o] > 0 && rnd.nextInt(3) == 0) {
-                    retained[o] = rnd.nextInt(maximal[o]);
+                    retained[o] = rnd.nextLong(maximal[o]);
                     first = first < 0 ? o : first;
                 }
             }
@@ -216,46 +234,83 @@ class KV02PropertyTest {
         }
     }
 
-    /** The hand builder agrees with the writer byte for byte when it keeps the maximal prefix. */
+    /**
+     * KV03: a record may back up over its whole predecessor, sort code included, and spell the
+     * code {@code 0} again (a "transition" to the sort it is in). Valid, keeping only the code;
+     * not canonical, even where the keys share no key bits.
+     */
     @Test
-    void handBuiltCanonicalFilesMatchTheWriter(Random rnd, @TempDir Path dir) throws IOException {
+    void kv03RespelledSortCodesAreValidButNotCanonical(Random rnd, @TempDir Path dir) throws IOException {
+        Policy policy = Profile.KV03.base().withBlockWidth(3);
+        List<Rec> fixed = List.of(Rec.of("apple", "red"), new Rec(new byte[] {(byte) 0x80}, null), new Rec(new byte[] {(byte) 0x81}, new byte[0]));
+        checkRespelled(dir, policy, fixed, new boolean[] {false, true, false}, 1);
         RecordGen gen = new RecordGen(rnd);
-        for (int i = 0; i < 20; i++) {
-            Policy p = randomVariablePolicy(rnd);
-            List<Rec> model = gen.records(rnd.nextInt(300), RecordGen.Values.variable(p.grammar()));
-            Path file = dir.resolve("w.kv");
-            SegmentFixtures.write(file, p, model);
-            assertArrayEquals(Files.readAllBytes(file), Kv02Bytes.build(p, model, Kv02Bytes.maximalRetention(model)),
-                    "case " + i + " W=" + p.blockWidth() + " n=" + model.size());
+        for (int i = 0; i < 30; i++) {
+            Policy p = randomVariablePolicy(Profile.KV03, rnd);
+            List<Rec> model = gen.records(2 + rnd.nextInt(300), RecordGen.Values.variable(p.grammar()));
+            boolean[] respell = new boolean[model.size()];
+            int first = -1;
+            for (int o = 1; o < model.size(); o++) {
+                if (o % p.blockWidth() != 0 && rnd.nextInt(4) == 0) {
+                    respell[o] = true;
+                    first = first < 0 ? o : first;
+                }
+            }
+            try {
+                checkRespelled(dir, p, model, respell, first);
+            } catch (AssertionError | RuntimeException e) {
+                throw new AssertionError("respelled case " + i + " (W=" + p.blockWidth() + ", n=" + model.size() + "): " + e.getMessage(), e);
+            }
         }
     }
 
-    @Test
-    void keysOutOfOrderAreCorrupt(Random rnd, @TempDir Path dir) throws IOException {
-        Policy policy = Policy.defaultBytes().withBlockWidth(2);
+    /** The hand builder agrees with the writer byte for byte when it keeps the maximal prefix. */
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void handBuiltCanonicalFilesMatchTheWriter(Profile profile, Random rnd, @TempDir Path dir) throws IOException {
+        RecordGen gen = new RecordGen(rnd);
+        for (int i = 0; i < 20; i++) {
+            Policy p = randomVariablePolicy(profile, rnd);
+            List<Rec> model = gen.records(rnd.nextInt(300), RecordGen.Values.variable(p.grammar()));
+            Path file = dir.resolve("w.kv");
+            SegmentFixtures.write(file, p, model);
+            assertArrayEquals(Files.readAllBytes(file), profile.build(p, model, profile.maximalRetention(model)),
+                    "case " + i + " " + p + " n=" + model.size());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void keysOutOfOrderAreCorrupt(Profile profile, Random rnd, @TempDir Path dir) throws IOException {
+        Policy policy = profile.base().withBlockWidth(2);
         // Descending in the first differing byte, with canonical retention.
         checkCorrupt(dir, policy, List.of(Rec.of("b", "1"), Rec.of("a", "2")), null);
         // Unsigned order: 0x80 sorts after 0x7f, so 0x80 then 0x7f is descending.
         checkCorrupt(dir, policy, List.of(new Rec(new byte[] {(byte) 0x80}, new byte[0]), new Rec(new byte[] {0x7f}, new byte[0])), null);
         // Descending, found only by comparing past a conservative retention.
-        checkCorrupt(dir, policy, List.of(Rec.of("abc", "1"), Rec.of("abb", "2")), new int[] {0, 1});
+        checkCorrupt(dir, policy, List.of(Rec.of("abc", "1"), Rec.of("abb", "2")), new long[] {0, 1});
         // A duplicate spelled with a shorter retention (the canonical spelling adds no suffix).
-        checkCorrupt(dir, policy, List.of(Rec.of("ab", "1"), Rec.of("ab", "2")), new int[] {0, 1});
+        checkCorrupt(dir, policy, List.of(Rec.of("ab", "1"), Rec.of("ab", "2")), new long[] {0, 1});
         checkCorrupt(dir, policy, List.of(Rec.of("ab", "1"), Rec.of("ab", "2")), null);
         // A proper prefix after the longer key.
-        checkCorrupt(dir, policy, List.of(Rec.of("abc", "1"), Rec.of("ab", "2")), new int[] {0, 0});
+        checkCorrupt(dir, policy, List.of(Rec.of("abc", "1"), Rec.of("ab", "2")), new long[] {0, 0});
         checkCorrupt(dir, policy, List.of(Rec.of("abc", "1"), Rec.of("ab", "2")), null);
+        if (profile.bits()) {
+            // Descending inside a byte: 0x41 (01000001) after 0x42 (01000010) keeps 6 bits, then 0 under 1.
+            checkCorrupt(dir, policy, List.of(Rec.of("B", "1"), Rec.of("A", "2")), null);
+            checkCorrupt(dir, policy, List.of(Rec.of("B", "1"), Rec.of("A", "2")), new long[] {0, 3});
+        }
 
         RecordGen gen = new RecordGen(rnd);
         for (int i = 0; i < 30; i++) {
-            Policy p = randomVariablePolicy(rnd);
+            Policy p = randomVariablePolicy(profile, rnd);
             List<Rec> model = new ArrayList<>(gen.records(2 + rnd.nextInt(200), RecordGen.Values.variable(p.grammar())));
             int swap = rnd.nextInt(model.size() - 1);
             model.set(swap, model.set(swap + 1, model.get(swap)));
-            int[] retained = Kv02Bytes.maximalRetention(model);
+            long[] retained = profile.maximalRetention(model);
             if (rnd.nextBoolean()) {
                 for (int o = 1; o < retained.length; o++) {
-                    retained[o] = rnd.nextInt(retained[o] + 1);
+                    retained[o] = rnd.nextLong(retained[o] + 1);
                 }
             }
             try {
@@ -266,11 +321,12 @@ class KV02PropertyTest {
         }
     }
 
-    @Test
-    void recordAtRejectsOrdinalsOutsideTheFile(@TempDir Path dir) throws IOException {
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void recordAtRejectsOrdinalsOutsideTheFile(Profile profile, @TempDir Path dir) throws IOException {
         Path file = dir.resolve("a.kv");
-        SegmentFixtures.write(file, Policy.defaultBytes(), WorkedExampleTest.RECORDS);
-        try (Kv02Reader r = SegmentFixtures.open(file, Policy.defaultBytes())) {
+        SegmentFixtures.write(file, profile.base(), WorkedExampleTest.RECORDS);
+        try (Kv02Reader r = SegmentFixtures.open(file, profile.base())) {
             assertThrows(IndexOutOfBoundsException.class, () -> r.recordAt(-1));
             assertThrows(IndexOutOfBoundsException.class, () -> r.recordAt(4));
         }
@@ -278,12 +334,15 @@ class KV02PropertyTest {
 
     // ----------------------------------------------------------------------------------------
 
-    private static Case randomCase(Random rnd) {
-        Policy policy = randomVariablePolicy(rnd);
+    private static Case randomCase(Profile profile, Random rnd) {
+        Policy policy = randomVariablePolicy(profile, rnd);
         ValueGrammar g = policy.grammar();
         boolean optional = g == ValueGrammar.OPTIONAL;
         int size = randomSize(rnd);
         OpenMode mode = rnd.nextInt(4) == 0 ? OpenMode.HEADER : OpenMode.TYPED;
+        if (profile.bits()) {
+            return randomBitCase(profile, policy, size, mode, rnd);
+        }
         return switch (rnd.nextInt(3)) {
             case 0 -> {
                 // The policy fixes the width. An OPTIONAL slot of 1 holds only tombstones and empty values.
@@ -319,8 +378,35 @@ class KV02PropertyTest {
         return 1001 + rnd.nextInt(2000);
     }
 
-    private static Policy randomVariablePolicy(Random rnd) {
-        return Policy.defaultBytes()
+    /**
+     * A bit-unit case. Uniform widths come from a value byte count (the encoded width in bits
+     * follows from it) or, under OPTIONAL, from tombstones alone (1 bit); an empty present value
+     * ({@code 11}) and a tombstone ({@code 0}) differ in width here.
+     */
+    private static Case randomBitCase(Profile profile, Policy policy, int size, OpenMode mode, Random rnd) {
+        ValueGrammar g = policy.grammar();
+        int kind = rnd.nextInt(3);
+        if (kind == 2) {
+            CommonWidthRule rule = rnd.nextBoolean() ? CommonWidthRule.policy() : CommonWidthRule.infer();
+            return new Case(policy, rule, RecordGen.Values.variable(g), size, mode);
+        }
+        RecordGen.Values values;
+        long width;
+        if (g == ValueGrammar.OPTIONAL && rnd.nextInt(4) == 0) {
+            values = RecordGen.Values.tombstones();
+            width = 1;
+        } else {
+            int bytes = new int[] {0, 1, 2, 8, rnd.nextInt(33)}[rnd.nextInt(5)];
+            values = RecordGen.Values.present(g, bytes);
+            width = profile.encodedWidth(g, new Rec(new byte[0], new byte[bytes]));
+        }
+        CommonWidthRule rule = new CommonWidthRule[] {CommonWidthRule.policy(), CommonWidthRule.promised(width), CommonWidthRule.infer()}[rnd.nextInt(3)];
+        Policy p = kind == 0 ? policy.withValueWidth(ValueWidth.fixed(width)) : policy;
+        return new Case(p, rule, values, size, mode);
+    }
+
+    private static Policy randomVariablePolicy(Profile profile, Random rnd) {
+        return profile.withRandomBackspace(profile.base(), rnd)
                 .withBlockWidth(BLOCK_WIDTHS[rnd.nextInt(BLOCK_WIDTHS.length)])
                 .withGroupSize(GROUP_SIZES[rnd.nextInt(GROUP_SIZES.length)])
                 .withGrammar(rnd.nextBoolean() ? ValueGrammar.OPTIONAL : ValueGrammar.RAW);
@@ -331,11 +417,12 @@ class KV02PropertyTest {
         if (policy.valueWidth().isFixed()) {
             return policy.valueWidth().units();
         }
+        Profile profile = Profile.of(policy);
         return switch (rule.kind()) {
             case POLICY -> -1;
             case PROMISED -> rule.width();
             case INFER -> {
-                long[] widths = model.stream().mapToLong(r -> RecordGen.encodedWidth(policy.grammar(), r)).distinct().toArray();
+                long[] widths = model.stream().mapToLong(r -> profile.encodedWidth(policy.grammar(), r)).distinct().toArray();
                 yield widths.length == 0 ? 0 : widths.length == 1 ? widths[0] : -1;
             }
         };
@@ -367,17 +454,18 @@ class KV02PropertyTest {
      * Every ordinal through the block directory: key length, retention (the maximal shared prefix
      * unless {@code retained} says otherwise), suffix, tombstone flag and value.
      */
-    private static void checkRecordAt(Kv02Reader r, ValueGrammar grammar, List<Rec> model, int[] retained) {
+    private static void checkRecordAt(Kv02Reader r, ValueGrammar grammar, List<Rec> model, long[] retained) {
+        Profile profile = Profile.of(r.policy());
         for (int o = 0; o < model.size(); o++) {
             Rec rec = model.get(o);
             byte[] key = rec.key();
-            int keep = retained != null ? retained[o] : o == 0 ? 0 : Kv02Bytes.lcp(model.get(o - 1).key(), key);
+            long keep = retained != null ? retained[o] : o == 0 ? 0 : profile.lcp(model.get(o - 1).key(), key);
             RecordLocation loc = r.recordAt(o);
             String at = "recordAt(" + o + ")";
             assertEquals(o, loc.ordinal(), at);
             assertEquals(key.length, loc.keyLength(), at + " key length");
             assertEquals(keep, loc.retained(), at + " retained");
-            assertArrayEquals(Arrays.copyOfRange(key, keep, key.length), bytes(loc.suffix()), at + " suffix");
+            assertArrayEquals(profile.suffix(key, keep), bytes(loc.suffix()), at + " suffix");
             assertEquals(rec.tombstone(), loc.tombstone(), at + " tombstone");
             assertArrayEquals(rec.tombstone() ? new byte[0] : rec.value(), bytes(loc.value()), at + " value");
             assertTrue(grammar == ValueGrammar.OPTIONAL || !loc.tombstone(), at + " tombstone under RAW");
@@ -406,9 +494,26 @@ class KV02PropertyTest {
         }
     }
 
-    private static void checkConservative(Path dir, Policy policy, List<Rec> model, int[] retained, long firstNonCanonical) throws IOException {
+    private static void checkConservative(Path dir, Policy policy, List<Rec> model, long[] retained, long firstNonCanonical) throws IOException {
         Path file = dir.resolve("conservative.kv");
-        Files.write(file, Kv02Bytes.build(policy, model, retained));
+        Files.write(file, Profile.of(policy).build(policy, model, retained));
+        try (Kv02Reader r = SegmentFixtures.open(file, policy)) {
+            assertEquals(model, SegmentFixtures.walk(r), "walk");
+            checkRecordAt(r, policy.grammar(), model, retained);
+            long blocks = Math.ceilDiv(model.size(), policy.blockWidth());
+            assertEquals(new VerifyReport(model.size(), blocks, firstNonCanonical < 0, firstNonCanonical), r.verify(), "verify");
+        }
+        Files.delete(file);
+    }
+
+    /** KV03 files whose {@code respell} records spell their sort code again (host retention 0). */
+    private static void checkRespelled(Path dir, Policy policy, List<Rec> model, boolean[] respell, long firstNonCanonical) throws IOException {
+        long[] retained = Profile.KV03.maximalRetention(model);
+        for (int o = 0; o < retained.length; o++) {
+            retained[o] = respell[o] ? 0 : retained[o];
+        }
+        Path file = dir.resolve("respelled.kv");
+        Files.write(file, BitSegmentBytes.build(policy, model, retained, respell));
         try (Kv02Reader r = SegmentFixtures.open(file, policy)) {
             assertEquals(model, SegmentFixtures.walk(r), "walk");
             checkRecordAt(r, policy.grammar(), model, retained);
@@ -419,9 +524,10 @@ class KV02PropertyTest {
     }
 
     /** The file opens (order is not a header or shape property) but walking or verifying it fails. */
-    private static void checkCorrupt(Path dir, Policy policy, List<Rec> records, int[] retained) throws IOException {
+    private static void checkCorrupt(Path dir, Policy policy, List<Rec> records, long[] retained) throws IOException {
         Path file = dir.resolve("disordered.kv");
-        Files.write(file, Kv02Bytes.build(policy, records, retained != null ? retained : Kv02Bytes.maximalRetention(records)));
+        Profile profile = Profile.of(policy);
+        Files.write(file, profile.build(policy, records, retained != null ? retained : profile.maximalRetention(records)));
         try (Kv02Reader r = SegmentFixtures.open(file, policy)) {
             assertThrows(CorruptSegmentException.class, () -> SegmentFixtures.walk(r), "walk " + records);
             assertThrows(CorruptSegmentException.class, r::verify, "verify " + records);

@@ -29,16 +29,29 @@ final class RecordGen {
      * How values are drawn.
      *
      * @param grammar      RAW, or OPTIONAL (values may be tombstones)
-     * @param encodedWidth -1 for any length, else the encoded width every value must have
+     * @param encodedWidth -1 for any length, else the byte-unit encoded width every value must have
      *                     (1 + length for a present OPTIONAL value, 1 for a tombstone, the length for RAW)
+     * @param present      for an OPTIONAL width of 1: null draws tombstones and empty values, TRUE
+     *                     only empty values, FALSE only tombstones (bit units encode the two with
+     *                     different widths); ignored otherwise
      */
-    record Values(ValueGrammar grammar, long encodedWidth) {
+    record Values(ValueGrammar grammar, long encodedWidth, Boolean present) {
         static Values variable(ValueGrammar grammar) {
-            return new Values(grammar, -1);
+            return new Values(grammar, -1, null);
         }
 
         static Values uniform(ValueGrammar grammar, long encodedWidth) {
-            return new Values(grammar, encodedWidth);
+            return new Values(grammar, encodedWidth, null);
+        }
+
+        /** Present values of {@code bytes} bytes only. */
+        static Values present(ValueGrammar grammar, int bytes) {
+            return new Values(grammar, grammar == ValueGrammar.OPTIONAL ? 1 + bytes : bytes, Boolean.TRUE);
+        }
+
+        /** Tombstones only. */
+        static Values tombstones() {
+            return new Values(ValueGrammar.OPTIONAL, 1, Boolean.FALSE);
         }
     }
 
@@ -110,7 +123,8 @@ final class RecordGen {
             }
             // Encoded width 1 is either the tombstone (00) or the empty value (01).
             if (width == 1) {
-                return rnd.nextBoolean() ? null : new byte[0];
+                boolean present = values.present() != null ? values.present() : rnd.nextBoolean();
+                return present ? new byte[0] : null;
             }
             return bytes(Math.toIntExact(width - 1));
         }

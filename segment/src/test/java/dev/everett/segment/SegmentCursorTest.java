@@ -15,20 +15,23 @@ import dev.everett.api.SeekCursor;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentStore;
 import dev.everett.api.SegmentWriter;
+import dev.everett.api.ValueGrammar;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The segment API (one native plus its routing chain) against a sorted-list model: get, seek,
  * seekForPrev, first/last, full forward and backward iteration and random walks, with and
- * without bounds, through the public SPI.
+ * without bounds, through the public SPI, under each {@link Profile} (byte-unit KV02, KV02 with
+ * bit units, KV03).
  */
 @ExtendWith(Seeds.class)
 class SegmentCursorTest {
@@ -87,13 +90,15 @@ class SegmentCursorTest {
         return q;
     }
 
-    @Test
-    void cursorAndLookupsEqualTheModel(Random rnd) throws Exception {
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void cursorAndLookupsEqualTheModel(Profile profile, Random rnd) throws Exception {
         int[] ks = {3, 7, 15, 31};
         for (int round = 0; round < 16; round++) {
             long k = ks[rnd.nextInt(ks.length)];
             int w = 1 + rnd.nextInt(20);
-            Policy policy = Policy.defaultBytes().withGroupSize(k).withBlockWidth(w);
+            Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGroupSize(k).withBlockWidth(w)
+                    .withGrammar(rnd.nextInt(4) == 0 ? ValueGrammar.RAW : ValueGrammar.OPTIONAL);
             List<Rec> model = new RecordGen(rnd).records(rnd.nextInt(round < 2 ? 3 : 1500),
                     RecordGen.Values.variable(policy.grammar()));
             try (SegmentStore store = SegmentEngine.load().openStore(dir.resolve("r" + round), policy)) {
@@ -111,7 +116,7 @@ class SegmentCursorTest {
                 IndexedSegment seg = store.indexSegment(id);
                 seg.verify();
                 IndexedSegment reopened = store.openSegment(seg.head());
-                String tag = "round " + round + " K=" + k + " W=" + w + " n=" + model.size();
+                String tag = profile + " round " + round + " K=" + k + " W=" + w + " " + policy.backspace() + " " + policy.grammar() + " n=" + model.size();
                 for (byte[] q : probes(rnd, model)) {
                     int i = lowerBound(model, q);
                     boolean hit = i < model.size() && Arrays.equals(model.get(i).key(), q);

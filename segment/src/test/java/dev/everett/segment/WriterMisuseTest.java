@@ -10,7 +10,7 @@ import dev.everett.api.BackspaceCode;
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.KeyOrderException;
 import dev.everett.api.Policy;
-import dev.everett.api.Unit;
+import dev.everett.api.SegmentFormat;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueWidth;
 import java.io.IOException;
@@ -157,11 +157,48 @@ class WriterMisuseTest {
         assertEquals(List.of(), names(dir));
     }
 
+    /** Bit-unit writers (KV02 bit and KV03) refuse and poison exactly as the byte writer does. */
     @Test
-    void bitUnitIsRefusedWithoutLeavingATemporaryFile(@TempDir Path dir) {
-        Policy bits = OPTIONAL.withUnit(Unit.BIT, BackspaceCode.expGolomb(0));
-        assertThrows(UnsupportedOperationException.class, () -> new Kv02Writer(dir.resolve("s.kv"), bits, CommonWidthRule.policy()));
-        assertEquals(List.of(), names(dir));
+    void bitUnitWritersRefuseAndPoisonAlike(@TempDir Path dir) throws IOException {
+        Policy kv03 = Policy.stringPolicy();
+        Policy kv02 = kv03.withFormat(SegmentFormat.KV02).withBackspace(BackspaceCode.golomb(3));
+        for (Policy p : List.of(kv03, kv02)) {
+            Path target = dir.resolve("s.kv");
+            Kv02Writer unsorted = new Kv02Writer(target, p, CommonWidthRule.policy());
+            unsorted.put(bytes("apple"), bytes("1"));
+            unsorted.put(bytes("banana"), bytes("2"));
+            assertMentionsHex(assertThrows(KeyOrderException.class, () -> unsorted.put(bytes("apricot"), bytes("3"))), "banana", "apricot");
+            assertPoisoned(unsorted, dir, target);
+
+            Kv02Writer duplicate = new Kv02Writer(target, p, CommonWidthRule.policy());
+            duplicate.delete(bytes("a"));
+            assertThrows(KeyOrderException.class, () -> duplicate.put(MemorySegment.ofArray(bytes("a")), MemorySegment.ofArray(bytes("x"))));
+            assertPoisoned(duplicate, dir, target);
+
+            Kv02Writer raw = new Kv02Writer(target, p.withGrammar(ValueGrammar.RAW), CommonWidthRule.policy());
+            raw.put(bytes("a"), bytes("1"));
+            assertThrows(IllegalArgumentException.class, () -> raw.delete(bytes("b")));
+            assertPoisoned(raw, dir, target);
+
+            // RAW, fixed 32 bits: KV02 bit stores 4-byte values bare, KV03 behind EG0(4) = 00101 (37 bits).
+            long width = p.format() == SegmentFormat.KV03 ? 37 : 32;
+            Kv02Writer fixed = new Kv02Writer(target, p.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(width)), CommonWidthRule.policy());
+            fixed.put(bytes("a"), bytes("abcd"));
+            assertThrows(IllegalArgumentException.class, () -> fixed.put(bytes("b"), bytes("abc")));
+            assertPoisoned(fixed, dir, target);
+
+            // Promised 12 bits: "1", EG0(1) = 010 and one byte fit; a tombstone (1 bit) does not.
+            Kv02Writer promised = new Kv02Writer(target, p, CommonWidthRule.promised(12));
+            promised.put(bytes("a"), bytes("x"));
+            assertThrows(IllegalArgumentException.class, () -> promised.delete(bytes("b")));
+            assertPoisoned(promised, dir, target);
+
+            Kv02Writer encoded = new Kv02Writer(target, p, CommonWidthRule.policy());
+            assertThrows(UnsupportedOperationException.class, () -> encoded.appendEncoded(0, MemorySegment.ofArray(bytes("a")), 0, 1,
+                    MemorySegment.ofArray(new byte[1]), 0, 1));
+            encoded.close();
+            assertEquals(List.of(), names(dir));
+        }
     }
 
     @Test
