@@ -30,7 +30,7 @@ log="$raw/$name.log"
 regex="${BENCH_REGEX:-dev\.everett\.bench\.Kv02}"
 
 if [ "${SKIP_BUILD:-0}" != "1" ]; then
-  ./.ci/with-jdk25 ./mvnw -q -o -Pbench -pl bench -am package -DskipTests
+  ./.ci/with-jdk25 ./mvnw -q -Pbench -pl bench -am package -DskipTests
 fi
 jar="$root/bench/target/benchmarks.jar"
 [ -f "$jar" ] || { echo "error: $jar not found (build with -Pbench)" >&2; exit 1; }

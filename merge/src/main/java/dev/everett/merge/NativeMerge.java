@@ -60,6 +60,9 @@ final class NativeMerge implements MergeJob {
             inputs[i] = new SpanKey(runs[i], i);
         }
         for (SpanKey in : inputs) {
+            if (keyedValues != null) {
+                in.keepBuilt();
+            }
             in.advance();
         }
         this.tree = new LoserTree(inputs);
@@ -181,11 +184,12 @@ final class NativeMerge implements MergeJob {
         return scratch;
     }
 
+    /** The key a key-aware merger sees: a copy, since the input moves on while folding. */
     private MemorySegment materialise(SpanKey in, long length) {
         if (keyScratch.length < length) {
             keyScratch = new byte[(int) Math.max(length, keyScratch.length * 2L)];
         }
-        in.copyUnits(0, length, keyScratch, 0);
+        System.arraycopy(in.built(), 0, keyScratch, 0, (int) length);
         return MemorySegment.ofArray(keyScratch).asSlice(0, length);
     }
 

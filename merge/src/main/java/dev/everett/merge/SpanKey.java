@@ -27,11 +27,27 @@ final class SpanKey {
     private long length;
     private boolean eof;
     private boolean first = true;
+    /** When a key-aware merger needs keys, the current key kept built, literal by literal. */
+    private byte[] built;
 
     SpanKey(EncodedRecords records, int index) {
         this.records = records;
         this.source = records.source();
         this.index = index;
+    }
+
+    /**
+     * Keeps the current key built from now on (for a key-aware merger): each record then
+     * copies its literal over the kept prefix, as an ordinary cursor does. Call before the
+     * first {@link #advance()}.
+     */
+    void keepBuilt() {
+        built = new byte[64];
+    }
+
+    /** The built key, valid in [0, length()); only after {@link #keepBuilt()}. */
+    byte[] built() {
+        return built;
     }
 
     boolean eof() {
@@ -72,6 +88,12 @@ final class SpanKey {
             push(lit, r, r + n);
         }
         length = r + n;
+        if (built != null) {
+            if (built.length < length) {
+                built = Arrays.copyOf(built, (int) Math.max(length, 2L * built.length));
+            }
+            MemorySegment.copy(source, ValueLayout.JAVA_BYTE, lit, built, (int) r, (int) n);
+        }
         return lcp;
     }
 
@@ -87,7 +109,8 @@ final class SpanKey {
             throw records.corrupt(records.recordStart(), "record " + records.ordinal() + " is a proper prefix of its predecessor");
         }
         int incoming = source.get(ValueLayout.JAVA_BYTE, lit) & 0xFF;
-        int old = unit(r);
+        int top = spanFromTop(r);
+        int old = source.get(ValueLayout.JAVA_BYTE, at[top] + (r - start[top])) & 0xFF;
         if (incoming > old) {
             return r;
         }
@@ -148,6 +171,18 @@ final class SpanKey {
     }
 
     /**
+     * The span holding unit u, searched from the top of the stack: the successor check asks
+     * for the unit where the new record's literal starts, which lies in one of the top spans.
+     */
+    private int spanFromTop(long u) {
+        int s = spans - 1;
+        while (start[s] > u) {
+            s--;
+        }
+        return s;
+    }
+
+    /**
      * Compares this key with another from unit {@code from}, where both agree on
      * [0, from): returns a negative, zero or positive number, and puts the exact unit LCP in
      * {@code common[0]}.
@@ -161,7 +196,8 @@ final class SpanKey {
             long chunk = Math.min(Math.min(end[a], other.end[b]), limit) - u;
             long aAt = at[a] + (u - start[a]);
             long bAt = other.at[b] + (u - other.start[b]);
-            long m = MemorySegment.mismatch(source, aAt, aAt + chunk, other.source, bAt, bAt + chunk);
+            long m = chunk <= 16 ? shortMismatch(source, aAt, other.source, bAt, chunk)
+                    : MemorySegment.mismatch(source, aAt, aAt + chunk, other.source, bAt, bAt + chunk);
             if (m >= 0) {
                 common[0] = u + m;
                 return Integer.compare(source.get(ValueLayout.JAVA_BYTE, aAt + m) & 0xFF, other.source.get(ValueLayout.JAVA_BYTE, bAt + m) & 0xFF);
@@ -170,6 +206,16 @@ final class SpanKey {
         }
         common[0] = limit;
         return Long.compare(length, other.length);
+    }
+
+    /** Byte-by-byte mismatch for short runs, where the vectorised one's setup dominates. */
+    private static long shortMismatch(MemorySegment a, long aAt, MemorySegment b, long bAt, long n) {
+        for (long i = 0; i < n; i++) {
+            if (a.get(ValueLayout.JAVA_BYTE, aAt + i) != b.get(ValueLayout.JAVA_BYTE, bAt + i)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Copies key units [from, to) into {@code dst} at {@code dstAt}. */

@@ -30,6 +30,7 @@ final class Cascade {
         this.bits = head.natives.bitUnit();
         this.pathBits = head.natives.pathBits();
         Corruption c = head.index.corruption();
+        this.probes = ThreadLocal.withInitial(() -> new Probe(c, bits, pathBits));
         c.require(head.virtualCount() <= k, Envelope.BYTES + 8,
                 "a query head must hold at most K = " + k + " occurrences, this one holds " + head.virtualCount());
     }
@@ -61,9 +62,16 @@ final class Cascade {
         }
     }
 
+    /** Scratch for one query at a time per thread: contexts and windows are reused, not allocated. */
+    private final ThreadLocal<Probe> probes;
+
+    private Probe probe() {
+        return probes.get();
+    }
+
     /** The newest record for {@code q[0 .. n)} across the chain. */
     Lookup get(byte[] q, int n) {
-        Probe p = new Probe(head.index.corruption(), bits, pathBits);
+        Probe p = probe();
         p.lower.start(q, n);
         Catalog node = head;
         long g = 0;
@@ -94,7 +102,7 @@ final class Cascade {
      * ends above the bottom, Q precedes every key below and the answer is 0.
      */
     long lowerBound(byte[] q, int n) {
-        Probe p = new Probe(head.index.corruption(), bits, pathBits);
+        Probe p = probe();
         p.lower.start(q, n);
         if (head.virtualCount() == 0) {
             return 0;
@@ -117,8 +125,12 @@ final class Cascade {
     private long descend(Catalog node, Probe p) {
         long next = p.predOrdinal[IndexReader.MAIN];
         Corruption c = node.index.corruption();
-        c.require(node.main != null, Envelope.BYTES + 82, "main route sampled but the catalog has no main target");
-        c.require(next < node.main.index.groups(), Envelope.BYTES + 16, "main route sample " + next + " names a group beyond its target");
+        if (node.main == null) {
+            throw c.at(Envelope.BYTES + 82, "main route sampled but the catalog has no main target");
+        }
+        if (next >= node.main.index.groups()) {
+            throw c.at(Envelope.BYTES + 16, "main route sample " + next + " names a group beyond its target");
+        }
         p.lower.copyFrom(p.pred[IndexReader.MAIN]);
         return next;
     }
@@ -145,7 +157,9 @@ final class Cascade {
         Corruption c = ix.corruption();
         long v = ix.virtualCount();
         long first = g * k;
-        c.require(g >= 0 && first < v, Envelope.BYTES + 8, "group " + g + " lies beyond the " + v + " occurrences of " + ix.path());
+        if (g < 0 || first >= v) {
+            throw c.at(Envelope.BYTES + 8, "group " + g + " lies beyond the " + v + " occurrences of " + ix.path());
+        }
         long width = Math.min(k, v - first);
         IndexReader.Route main = ix.route(IndexReader.MAIN);
         IndexReader.Route sec = ix.route(IndexReader.SECONDARY);
@@ -172,7 +186,9 @@ final class Cascade {
             if (i >= 0 && p.pred[r].order == 0 && p.match < 0 && ix.falseBorrow(r, i)) {
                 // The equal native precedes this window: natives come before equal borrows, so
                 // it is the last native before the cut.
-                c.require(nativeFirst > 0, ix.route(r).flagsAt(), "false borrow with no native before the window");
+                if (nativeFirst <= 0) {
+                    throw c.at(ix.route(r).flagsAt(), "false borrow with no native before the window");
+                }
                 natives.open(p.fetch, nativeFirst - 1);
                 p.fetch.read();
                 capture(natives, p.fetch.frame, nativeFirst - 1, p);
@@ -245,7 +261,9 @@ final class Cascade {
         long t = p.predOrdinal[IndexReader.SECONDARY] * k;
         FcStream leaf = node.secondaryStream();
         Corruption c = node.index.corruption();
-        c.require(t < leaf.count(), Envelope.BYTES + 24, "secondary sample names record " + t + " beyond the leaf's " + leaf.count());
+        if (t >= leaf.count()) {
+            throw c.at(Envelope.BYTES + 24, "secondary sample names record " + t + " beyond the leaf's " + leaf.count());
+        }
         p.match = -1;
         scanNatives(leaf, t, Math.min(t + k, leaf.count()), p.pred[IndexReader.SECONDARY], p);
         return p.match >= 0;

@@ -13,11 +13,13 @@ import java.util.zip.CRC32C;
  * streams instead of reading the file back.
  */
 final class FileOutput {
-    private static final int BUFFER = 1 << 16;
+    /** The buffer starts small (many outputs write a header or a directory only) and grows to this. */
+    private static final int MAX_BUFFER = 1 << 16;
+    private static final int FIRST_BUFFER = 1 << 12;
 
     private final FileChannel channel;
-    private final byte[] buffer = new byte[BUFFER];
-    private final ByteBuffer wrapped = ByteBuffer.wrap(buffer);
+    private byte[] buffer = new byte[FIRST_BUFFER];
+    private ByteBuffer wrapped = ByteBuffer.wrap(buffer);
     private int used;
     private long flushedTo;
     private final CRC32C crc = new CRC32C();
@@ -61,16 +63,25 @@ final class FileOutput {
     }
 
     void writeByte(int b) throws IOException {
-        if (used == BUFFER) {
-            flush();
+        if (used == buffer.length) {
+            flushFull();
         }
         buffer[used++] = (byte) b;
     }
 
+    /** Flushes a full buffer, growing it first if it is still small: this output is a long one. */
+    private void flushFull() throws IOException {
+        flush();
+        if (buffer.length < MAX_BUFFER) {
+            buffer = new byte[Math.min(MAX_BUFFER, buffer.length * 4)];
+            wrapped = ByteBuffer.wrap(buffer);
+        }
+    }
+
     /** Unsigned LEB128, canonical. */
     void writeVarint(long v) throws IOException {
-        if (used > BUFFER - 10) {
-            flush();
+        if (used > buffer.length - 10) {
+            flushFull();
         }
         while ((v & ~0x7FL) != 0) {
             buffer[used++] = (byte) ((v & 0x7F) | 0x80);
@@ -80,9 +91,9 @@ final class FileOutput {
     }
 
     void write(byte[] b, int off, int len) throws IOException {
-        if (len > BUFFER - used) {
-            flush();
-            if (len > BUFFER / 2) {
+        if (len > buffer.length - used) {
+            flushFull();
+            if (len > buffer.length / 2) {
                 writeFully(ByteBuffer.wrap(b, off, len));
                 return;
             }
@@ -93,11 +104,21 @@ final class FileOutput {
 
     /** Copies {@code length} bytes of {@code src} from {@code at}. */
     void write(MemorySegment src, long at, long length) throws IOException {
-        while (length > 0) {
-            if (used == BUFFER) {
-                flush();
+        if (length <= 16 && used + length <= buffer.length) {
+            // Short literals and values: a plain loop beats the general copy's checks.
+            byte[] b = buffer;
+            int u = used;
+            for (int i = 0; i < length; i++) {
+                b[u + i] = src.get(ValueLayout.JAVA_BYTE, at + i);
             }
-            int n = (int) Math.min(length, BUFFER - used);
+            used = u + (int) length;
+            return;
+        }
+        while (length > 0) {
+            if (used == buffer.length) {
+                flushFull();
+            }
+            int n = (int) Math.min(length, buffer.length - used);
             MemorySegment.copy(src, ValueLayout.JAVA_BYTE, at, buffer, used, n);
             used += n;
             at += n;

@@ -50,14 +50,55 @@ final class RankDirectory {
             return total;
         }
         long block = g >>> 7;
-        long r = Le.u64(s, checkpoints + 8 * block);
-        for (long h = block << 7; h < g; h++) {
-            r += classOf(h);
-        }
+        long r = Le.u64(s, checkpoints + 8 * block) + sumClasses(block << 7, g);
         if (Long.compareUnsigned(r, total) > 0) {
             throw corruption.at(checkpoints + 8 * block, "rank of group " + g + " exceeds the route's " + total + " borrowed keys");
         }
         return r;
+    }
+
+    private static final long NIBBLES = 0x0F0F_0F0F_0F0F_0F0FL;
+    private static final long PAIRS = 0x3333_3333_3333_3333L;
+    private static final long BYTES = 0x0101_0101_0101_0101L;
+
+    /**
+     * The sum of classes [from, to). With 2- or 4-bit classes (K = 3, 15) no field straddles a
+     * word, so whole words are summed at once: fields are added pairwise into bytes, and the
+     * bytes summed with one multiplication. Other widths add field by field.
+     */
+    private long sumClasses(long from, long to) {
+        if (64 % bits != 0) {
+            long r = 0;
+            for (long h = from; h < to; h++) {
+                r += classOf(h);
+            }
+            return r;
+        }
+        long bit = from * bits;
+        long end = to * bits;
+        long r = 0;
+        while (bit < end) {
+            long word = Le.u64(s, classes + 8 * (bit >>> 6));
+            int shift = (int) (bit & 63);
+            long take = Math.min(64 - shift, end - bit);
+            word >>>= shift;
+            if (take < 64) {
+                word &= (1L << take) - 1;
+            }
+            r += bits == 4 ? sumNibbles(word) : sumPairs(word);
+            bit += take;
+        }
+        return r;
+    }
+
+    private static long sumNibbles(long w) {
+        long bytes = (w & NIBBLES) + ((w >>> 4) & NIBBLES);
+        return (bytes * BYTES) >>> 56;
+    }
+
+    private static long sumPairs(long w) {
+        long nibbles = (w & PAIRS) + ((w >>> 2) & PAIRS);
+        return sumNibbles(nibbles);
     }
 
     long checkpointOffset(long block) {

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Builds the shaded benchmarks.jar and runs the "IX03 lookups" benchmarks (Everett's cascade and
+# RocksDB get on the same fixture, in the same JMH run, plus the single-segment get/seek), then
+# summarises them into docs/benchmarks/lookup.md.
+#
+#   bench/run-lookup.sh                          # full run: the settings in the benchmark classes
+#                                                # (3 forks, 4 × 0.5 s warm-up, 3 × 1 s measurement;
+#                                                #  50 configurations × 3 forks, about 18–22 minutes
+#                                                #  on 2 cores)
+#   TAG=smoke bench/run-lookup.sh -f 1 -wi 1 -i 1 -w 1s -r 1s    # extra arguments go to JMH
+#
+# Environment:
+#   TAG=smoke        appended to the raw file names (lookup-<date>-smoke.json)
+#   SKIP_BUILD=1     reuse bench/target/benchmarks.jar
+#   SKIP_SIZES=1     skip LookupSizeReport (the summary then has no size section)
+#   BENCH_REGEX=...  JMH benchmark regex (default: LookupBench and SingleSegmentBench)
+#
+# Outputs (under docs/benchmarks/raw/): lookup-<date>[-TAG].json (JMH -rf json),
+# lookup-<date>[-TAG]-sizes.json (LookupSizeReport), lookup-<date>[-TAG].log (console).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+stamp=$(date -u +%Y-%m-%d)
+name="lookup-${stamp}${TAG:+-$TAG}"
+raw="docs/benchmarks/raw"
+mkdir -p "$raw"
+if [ -e "$raw/$name.json" ]; then
+  name="${name}-$(date -u +%H%M%S)"
+fi
+json="$raw/$name.json"
+sizes="$raw/$name-sizes.json"
+log="$raw/$name.log"
+regex="${BENCH_REGEX:-dev\.everett\.bench\.(LookupBench|SingleSegmentBench)\.}"
+
+if [ "${SKIP_BUILD:-0}" != "1" ]; then
+  ./.ci/with-jdk25 ./mvnw -q -Pbench -pl bench -am package -DskipTests
+fi
+jar="$root/bench/target/benchmarks.jar"
+[ -f "$jar" ] || { echo "error: $jar not found (build with -Pbench)" >&2; exit 1; }
+
+# with-jdk25 puts a JDK 25 first on PATH, so "java" below is that JDK.
+jdk() { ./.ci/with-jdk25 "$@"; }
+
+size_cmd="java --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar dev.everett.bench.LookupSizeReport --json $sizes"
+jmh_cmd="java --enable-native-access=ALL-UNNAMED -jar bench/target/benchmarks.jar '$regex' -rf json -rff $json${*:+ $*}"
+
+{
+  echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) cores  $(uptime)"
+  if [ "${SKIP_SIZES:-0}" != "1" ]; then
+    echo "# $size_cmd"
+    jdk java --enable-native-access=ALL-UNNAMED -cp "$jar" dev.everett.bench.LookupSizeReport --json "$sizes"
+  fi
+  echo "# $jmh_cmd"
+  jdk java --enable-native-access=ALL-UNNAMED -jar "$jar" "$regex" -rf json -rff "$json" "$@"
+  echo "# finished $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(uptime)"
+} 2>&1 | tee "$log"
+
+size_args=()
+if [ -f "$sizes" ]; then
+  size_args=(--sizes "$sizes")
+fi
+python3 bench/summarize_lookup.py --jmh "$json" "${size_args[@]}" --log "$log" \
+  --command "bench/run-lookup.sh${*:+ $*}" --command "$size_cmd" --command "$jmh_cmd" \
+  --out docs/benchmarks/lookup.md > /dev/null
+echo "summary: docs/benchmarks/lookup.md; raw: $json, $sizes, $log"

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Builds the shaded benchmarks.jar and runs the merge benchmarks (the §5.3 native-merge fixture,
+# the 1M-key two-way merge against RocksDB compactRange in the same JMH run, and k-way against a
+# tree of two-way merges), then summarises them into docs/benchmarks/merge.md.
+#
+#   bench/run-merge.sh                              # full run: the settings in the benchmark classes
+#   bench/run-merge.sh -f 1 -wi 1 -i 2 -w 1s -r 1s  # extra arguments go to JMH (here: a smoke run)
+#
+# Environment:
+#   TAG=smoke        appended to the raw file names (merge-<date>-smoke.json)
+#   SKIP_BUILD=1     reuse bench/target/benchmarks.jar
+#   BENCH_REGEX=...  JMH benchmark regex (default: all Merge* benchmarks)
+#   PROF=...         JMH profiler arguments (default "-prof gc", for gc.alloc.rate.norm per key;
+#                    PROF= turns it off)
+#   JAVA_OPTS=...    options for the JMH host JVM (not the forks), e.g. -Djmh.ignoreLock=true when
+#                    another JMH run holds /tmp/jmh.lock (the figures are then noisy)
+#
+# Outputs (under docs/benchmarks/raw/): merge-<date>[-TAG].json (JMH -rf json) and
+# merge-<date>[-TAG].log (console).
+#
+# Full run: 3 forks everywhere; MergeBench 30 parameter/method combinations × 3 forks × ~8 s,
+# MergeVsRocksBench 2 × 3 × ~25 s, MergeKWayBench 4 × 3 × ~20 s: about 20 minutes on 2 cores.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+stamp=$(date -u +%Y-%m-%d)
+name="merge-${stamp}${TAG:+-$TAG}"
+raw="docs/benchmarks/raw"
+mkdir -p "$raw"
+if [ -e "$raw/$name.json" ]; then
+  name="${name}-$(date -u +%H%M%S)"
+fi
+json="$raw/$name.json"
+log="$raw/$name.log"
+regex="${BENCH_REGEX:-dev\.everett\.bench\.Merge(Bench|VsRocksBench|KWayBench)\.}"
+prof="${PROF--prof gc}"
+
+if [ "${SKIP_BUILD:-0}" != "1" ]; then
+  ./.ci/with-jdk25 ./mvnw -q -Pbench -pl bench -am package -DskipTests
+fi
+jar="$root/bench/target/benchmarks.jar"
+[ -f "$jar" ] || { echo "error: $jar not found (build with -Pbench)" >&2; exit 1; }
+
+# with-jdk25 puts a JDK 25 first on PATH, so "java" below is that JDK.
+jdk() { ./.ci/with-jdk25 "$@"; }
+
+# shellcheck disable=SC2086  # $prof is split into JMH arguments on purpose
+jmh_cmd="java${JAVA_OPTS:+ $JAVA_OPTS} --enable-native-access=ALL-UNNAMED -jar bench/target/benchmarks.jar '$regex'${prof:+ $prof} -rf json -rff $json${*:+ $*}"
+
+{
+  echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) cores  $(uptime)"
+  echo "# $jmh_cmd"
+  # shellcheck disable=SC2086
+  jdk java ${JAVA_OPTS:-} --enable-native-access=ALL-UNNAMED -jar "$jar" "$regex" $prof -rf json -rff "$json" "$@"
+  echo "# finished $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(uptime)"
+} 2>&1 | tee "$log"
+
+python3 bench/summarize_merge.py --jmh "$json" --log "$log" \
+  --command "bench/run-merge.sh${*:+ $*}" --command "$jmh_cmd" \
+  --out docs/benchmarks/merge.md > /dev/null
+echo "summary: docs/benchmarks/merge.md; raw: $json, $log"

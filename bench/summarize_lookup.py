@@ -1,0 +1,345 @@
+#!/usr/bin/env python3
+"""Summarise a JMH JSON result of the "IX03 lookups" benchmarks into docs/benchmarks/lookup.md.
+
+Standard library only; shares the statistics of summarize.py (imported from the same directory).
+For every benchmark and parameter combination it takes each fork's measurement iterations
+(primaryMetric.rawData is one list per fork), computes the median per fork, and reports the
+MEDIAN OF THE FORK MEDIANS with the min-max range of the fork medians. The Everett/RocksDB
+throughput ratio of a configuration is RocksDB's median time / Everett's median time; its range
+pairs the extreme fork medians (slowest Everett fork against fastest RocksDB fork, and the
+reverse).
+
+usage: summarize_lookup.py --jmh RESULT.json [--sizes SIZES.json] [--out lookup.md]
+                           [--command "how the run was started"] [--log run.log]
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+from datetime import datetime, timezone
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import summarize as base  # noqa: E402  (median, fork statistics, ratios, machine info)
+
+# Everett's published C++ figures, index-query-merge.md §5.1: byte_lookup_compare, independent
+# hits, µs per lookup, one Apple M2 Max, AppleClang 21, -O3 -DNDEBUG, resident warm data,
+# median of 3 processes x 3 trials of 8,192 lookups over Q = 4,096 keys.
+PUBLISHED = {
+    (8192, "struct16"): (2.668, 5.737),
+    (131072, "struct16"): (3.288, 6.820),
+    (8192, "hash128"): (3.083, 6.430),
+    (131072, "hash128"): (3.954, 7.918),
+    (524288, "hash128"): (4.583, 8.462),
+}
+PUBLISHED_SOURCE = ("Everett `byte_lookup_compare` as published in index-query-merge.md §5.1: independent "
+                    "hits, µs per lookup, Apple M2 Max, AppleClang 21, `-O3 -DNDEBUG`, resident warm data, median "
+                    "of 3 processes × 3 trials of 8,192 lookups over Q = 4,096 keys. \"byte\" = KV02 + IX03 (what "
+                    "we implement), \"bit\" = KV03 + IX03. The spec calls them relative references, not targets.")
+
+KEY_ORDER = ["struct16", "hash128"]
+QUERY_ORDER = ["hit", "miss", "mixed"]
+ORDER_ORDER = ["independent", "dependent"]
+FULL_FORKS = 3
+FULL_MEASUREMENTS = 3
+SEGMENT_GET_TARGET_US = 1.0
+KEY_TEXT = {"struct16": "structured 16 B", "hash128": "hash 128 B"}
+
+
+def us(x):
+    if x is None:
+        return "n/a"
+    return f"{x:.3f}" if x < 100 else f"{x:,.1f}"
+
+
+def rng(r):
+    return f"{us(r['min'])}–{us(r['max'])}"
+
+
+def cfg_key(params):
+    return (int(params["n"]), params["keys"], params["queries"], params["order"])
+
+
+def sort_key(k):
+    n, keys, queries, order = k
+    return (n, KEY_ORDER.index(keys) if keys in KEY_ORDER else 9, ORDER_ORDER.index(order) if order in ORDER_ORDER else 9,
+            QUERY_ORDER.index(queries) if queries in QUERY_ORDER else 9)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--jmh", required=True, help="JMH result file (-rf json)")
+    ap.add_argument("--sizes", help="LookupSizeReport --json output")
+    ap.add_argument("--out", default="docs/benchmarks/lookup.md")
+    ap.add_argument("--command", action="append", default=[], help="command line(s) of the run, for the record")
+    ap.add_argument("--log", help="path of the run's console log, for the record")
+    args = ap.parse_args(argv)
+
+    with open(args.jmh, encoding="utf-8") as f:
+        entries = json.load(f)
+    if not entries:
+        sys.exit(f"{args.jmh}: no benchmarks in the result")
+    sizes = None
+    if args.sizes:
+        with open(args.sizes, encoding="utf-8") as f:
+            sizes = json.load(f)
+
+    everett, rocks, segment, other = {}, {}, {}, []
+    for e in entries:
+        r = base.summarise_benchmark(e)
+        if r["unit"] != "us/op":
+            sys.exit(f"{r['full']}: expected us/op scores, got {r['unit']}")
+        cls_method = ".".join(r["full"].split(".")[-2:])
+        if cls_method == "LookupBench.everett":
+            everett[cfg_key(r["params"])] = r
+        elif cls_method == "LookupBench.rocks":
+            rocks[cfg_key(r["params"])] = r
+        elif cls_method.startswith("SingleSegmentBench."):
+            segment[r["name"]] = r
+        else:
+            other.append(r)
+    allr = list(everett.values()) + list(rocks.values()) + list(segment.values()) + other
+    forks_min = min(r["forks"] for r in allr)
+    iters_min = min(min(r["iterations"]) for r in allr)
+    smoke = forks_min < FULL_FORKS or iters_min < FULL_MEASUREMENTS
+    has_alloc = any("alloc_norm" in r for r in allr)
+    first = entries[0]
+
+    lines = []
+    out = lines.append
+    out("# IX03 lookups: Everett cascade vs RocksDB get")
+    out("")
+    if smoke:
+        out(f"> **SMOKE RUN — NOT A RESULT.** Only {forks_min} fork(s) and {iters_min} measurement iteration(s) per "
+            "benchmark (the full run uses the settings in the benchmark classes: 3 forks). Use these figures only to "
+            "check that the harness works.")
+        out("")
+    out(f"Generated {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} by `bench/summarize_lookup.py` from "
+        f"`{args.jmh}`" + (f" and `{args.sizes}`" if args.sizes else "") + ". Run with `bench/run-lookup.sh`.")
+    out("")
+    out("Every time is **µs per lookup**, the **median of the fork medians** (each fork's median over its measurement "
+        "iterations), with the **min–max of the fork medians** in brackets or in the range column. "
+        "\"Everett/RocksDB\" is the throughput ratio (RocksDB time / Everett time; above 1 means Everett is faster); "
+        "its range pairs the extreme fork medians.")
+    out("")
+
+    # ---------------------------------------------------------------- main table
+    out("## Lookup fixture (index-query-merge.md §5.1)")
+    out("")
+    header = ("| N | keys | order | queries | Everett µs | range | RocksDB µs | range | Everett/RocksDB throughput | "
+              "C++ Everett byte µs (published) | Java/C++ time |")
+    sep = "|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+    if has_alloc:
+        header += " Everett B/lookup | RocksDB B/lookup |"
+        sep += "---:|---:|"
+    out(header)
+    out(sep)
+    ratios = []
+    for k in sorted(set(everett) | set(rocks), key=sort_key):
+        n, keys, queries, order = k
+        ev, rk = everett.get(k), rocks.get(k)
+        r = base.ratio(rk, ev) if ev and rk else None
+        if r:
+            ratios.append(r["median"])
+        pub = PUBLISHED.get((n, keys)) if (queries, order) == ("hit", "independent") else None
+        pub_text = f"{pub[0]:.3f}" if pub else "—"
+        vs_cpp = f"{ev['median'] / pub[0]:.2f}×" if pub and ev else "—"
+        row = (f"| {n:,} | {KEY_TEXT.get(keys, keys)} | {order} | {queries} | "
+               f"{us(ev['median']) if ev else 'n/a'} | {rng(ev) if ev else ''} | "
+               f"{us(rk['median']) if rk else 'n/a'} | {rng(rk) if rk else ''} | {base.fmt_ratio(r)} | "
+               f"{pub_text} | {vs_cpp} |")
+        if has_alloc:
+            row += (f" {ev['alloc_norm']:.1f} |" if ev and 'alloc_norm' in ev else " |")
+            row += (f" {rk['alloc_norm']:.1f} |" if rk and 'alloc_norm' in rk else " |")
+        out(row)
+    out("")
+    if ratios:
+        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        out(f"Geometric mean of the Everett/RocksDB throughput ratio over the {len(ratios)} configurations: "
+            f"**{geo:.2f}×** (range of the per-configuration medians {min(ratios):.2f}×–{max(ratios):.2f}×).")
+        out("")
+    out("\"Java/C++ time\" divides our Everett median by the published C++ figure measured on other hardware (see "
+        "below); it says how far this port is from the reference implementation only roughly.")
+    out("")
+
+    out("### Published C++ figures (for reference)")
+    out("")
+    out("| N | keys | byte µs | bit µs | measured here? |")
+    out("|---:|---|---:|---:|---|")
+    for (n, keys), (b, bit) in PUBLISHED.items():
+        here = "yes (independent hits above)" if any(k[0] == n and k[1] == keys for k in everett) else "no"
+        out(f"| {n:,} | {KEY_TEXT[keys]} | {b:.3f} | {bit:.3f} | {here} |")
+    out("")
+    out(PUBLISHED_SOURCE + " Also published there: byte ≈ 2.04× faster than bit overall; per query ≈ 11.3 "
+        "Elias–Fano selects, ≈ 11.6 rank calls and ≈ 102 frame parses (byte); profile split (byte, structured) EF "
+        "≈ 9.5 %, rank ≈ 2.4 %, frame decoding ≈ 19 %, key comparison ≈ 23 %.")
+    out("")
+
+    # ---------------------------------------------------------------- single segment
+    out("## Single segment (1,000,000 records)")
+    out("")
+    if segment:
+        out("| Benchmark | What | µs per op | range | target | status |")
+        out("|---|---|---:|---:|---|---|")
+        g = segment.get("get")
+        if g:
+            ok = g["median"] <= SEGMENT_GET_TARGET_US
+            out(f"| `SingleSegmentBench.get` | `segment.get(key)`, random hits | {us(g['median'])} | {rng(g)} | "
+                f"≤ {SEGMENT_GET_TARGET_US:g} µs | {'**met**' if ok else '**not met**'} |")
+        s = segment.get("seek")
+        if s:
+            out(f"| `SingleSegmentBench.seek` | `cursor.seek(target)`, random targets (half between records) | "
+                f"{us(s['median'])} | {rng(s)} | context | — |")
+        for name, r in segment.items():
+            if name not in ("get", "seek"):
+                out(f"| `SingleSegmentBench.{name}` | | {us(r['median'])} | {rng(r)} | | |")
+        if has_alloc:
+            out("")
+            out("Allocation per operation: " + ", ".join(
+                f"`{n}` {r['alloc_norm']:.1f} B" for n, r in segment.items() if "alloc_norm" in r) + ".")
+        out("")
+        out("Keys `'p'×8 ∥ BE64(2i)`, values `value(i)` (32 bytes, stored as 33 with the optional tag), one native "
+            "written with `store.newSegment`, then `store.indexSegment(id)` (terminal index + empty-native routing "
+            "catalogs up to a head of ≤ 15 occurrences). 65,536 precomputed queries cycled, 8,192 per invocation; "
+            "every invocation's checksum is checked against the oracle.")
+    else:
+        out("Not in this run.")
+    out("")
+
+    # ---------------------------------------------------------------- sizes
+    out("## File sizes")
+    out("")
+    if sizes:
+        out("| N | keys | Everett .kv + .index | .kv | .index | Everett published | RocksDB SSTs | SST data / index / filter | "
+            "RocksDB other files | Everett / RocksDB SSTs |")
+        out("|---:|---|---:|---:|---:|---|---:|---|---:|---:|")
+        for fx in sizes["fixtures"]:
+            e, r = fx["everett"], fx["rocks"]
+            pub = e.get("published")
+            if pub is None:
+                ptxt = "—"
+            else:
+                ptxt = f"{pub:,} ({'equal' if pub == e['total'] else '**different**'})"
+            out(f"| {fx['n']:,} | {KEY_TEXT.get(fx['keys'], fx['keys'])} | {e['total']:,} | {e['kvBytes']:,} | "
+                f"{e['indexBytes']:,} | {ptxt} | {r['sstTotal']:,} | {r['dataSize']:,} / {r['indexSize']:,} / "
+                f"{r['filterSize']:,} | {r['otherTotal']:,} | {e['total'] / r['sstTotal']:.4f} |")
+        out("")
+        out("Everett's published totals: N = 131,072 from Everett's `byte_lookup_compare` (§5.1); N = 8,192 structured "
+            "from the per-file model of ix03.md §10 (which `LookupFixtureSizesTest` pins file by file). RocksDB "
+            "\"other files\" are MANIFEST, OPTIONS, LOG, CURRENT, IDENTITY, LOCK and the (empty) WAL, listed apart "
+            "because they do not hold data. Both sides were checked in full before being measured: every record's key "
+            "gives its value and every key between two records is absent.")
+        out("")
+        # Per-file table: roles as rows, fixtures as columns.
+        roles = []
+        for fx in sizes["fixtures"]:
+            for f in fx["everett"]["files"]:
+                if f["role"] not in roles:
+                    roles.append(f["role"])
+        role_order = ["kv stride 1 (run1)", "index terminal over run1", "kv stride 4 (run4)", "index run4, main = previous",
+                      "kv stride 16 (run16)", "kv stride 128 (secondary)", "index run16, main = previous, secondary = run128",
+                      "kv stride 64 (run64)", "index run64, main = previous", "kv empty (routing, shared)",
+                      "index routing, main = previous", "index routing (head)"]
+        roles.sort(key=lambda x: role_order.index(x) if x in role_order else 99)
+        cols = [f"{fx['n']:,} {fx['keys']}" for fx in sizes["fixtures"]]
+        out("Everett files, bytes (chain order, oldest first):")
+        out("")
+        out("| File | " + " | ".join(cols) + " |")
+        out("|---|" + "---:|" * len(cols))
+        for role in roles:
+            cells = []
+            for fx in sizes["fixtures"]:
+                b = [f["bytes"] for f in fx["everett"]["files"] if f["role"] == role]
+                cells.append(" + ".join(f"{x:,}" for x in b) if b else "—")
+            out(f"| {role} | " + " | ".join(cells) + " |")
+        out("")
+        out("RocksDB SST files, bytes (ingested oldest first: run1, run4, run128, run16, run64):")
+        out("")
+        out("| Level | " + " | ".join(cols) + " |")
+        out("|---|" + "---:|" * len(cols))
+        levels = sorted({s["level"] for fx in sizes["fixtures"] for s in fx["rocks"]["sst"]}, reverse=True)
+        for lv in levels:
+            cells = []
+            for fx in sizes["fixtures"]:
+                b = [s["bytes"] for s in fx["rocks"]["sst"] if s["level"] == lv]
+                cells.append(" + ".join(f"{x:,}" for x in b) if b else "—")
+            out(f"| L{lv} | " + " | ".join(cells) + " |")
+        out("")
+        seg = sizes.get("segment")
+        if seg:
+            out(f"Single segment: {seg['records']:,} records, {seg['total']:,} bytes in {len(seg['files'])} files "
+                f"(" + ", ".join(f"{f['kind']} {f['bytes']:,}" for f in sorted(seg["files"], key=lambda f: -f["bytes"])) + ").")
+            out("")
+    else:
+        out("No size report given (`--sizes`).")
+        out("")
+
+    # ---------------------------------------------------------------- method
+    out("## Fixture and settings")
+    out("")
+    out("- **Generator** (index-query-merge.md §5.1): `mix(x)` = SplitMix64 finaliser of `x + 0x9e3779b97f4a7c15`. "
+        "Structured 16-byte keys `'p'×8 ∥ BE64(o)`; hash 128-byte keys: for chunk starts c = 0, 8, …, 120 the "
+        "little-endian bytes of `mix(o + c·0xa0761d6478bd642f)`, then the last 8 bytes overwritten with `BE64(o)`. "
+        "Record i ∈ [0, N) = `(key(2i), value(i))`, value = 32 × `'v'` with the first 8 bytes `LE64(i)`.")
+    out("- **Runs** by ordinal: stride s ∈ {1, 4, 16, 64} holds `i % s == 0`; the secondary holds `i % 128 == 0`. "
+        "**Everett chain** (public API only, `Policy.defaultBytes()`: byte unit, K = W = 15, optional values, so "
+        "values are stored as 33 bytes): `index(run1)`, `index(run4, main)`, `index(run16, main, secondary = "
+        "run128)`, `index(run64, main)`, `prepareHead(…, null)` (routing: one node at N = 8,192, two at 131,072), "
+        "`openChain(head).get(key)`.")
+    out("- **RocksDB** (rocksdbjni): each run written with `SstFileWriter` and ingested with `ingestExternalFile` "
+        "(move), oldest first in the chain's precedence (run1, run4, run128, run16, run64), automatic compactions "
+        "off and `level_compaction_dynamic_level_bytes = false`, so the five files sit on five levels (L6 … L2) and a "
+        "get consults them newest first like the cascade. 10 bits/key Bloom filter (full filter), 256 MiB LRU block "
+        "cache (holds everything), index and filter blocks held by the table readers, no compression, 4 KiB blocks, "
+        "default `ReadOptions`. Warm-up: a full scan fills the block cache before measuring. Stores the 32-byte "
+        "value; `get(readOptions, key, byte[32])` (no allocation; JNI copies the value).")
+    out("- **Queries**: Q = 4,096 resident keys, `o = mix(j + 917) mod N`; hit = `key(2o)`, miss = `key(2o + 1)`, "
+        "mixed = miss at odd j. One JMH invocation = one §5.1 trial of 8,192 lookups; independent order takes "
+        "`j mod Q`, dependent order `(j + prevDigest) mod Q` (digest = `mix(LE64(value[0..8)))`, absent "
+        "`0x5be0cd19137e2179`). Each invocation checks the trial checksum against an oracle. Everett reads the digest "
+        "in place from the mapped value (`Lookup.value()`), RocksDB from the copied array.")
+    out("- Files under `/dev/shm`; each fork builds only the side it measures in its trial set-up.")
+    out("")
+    out("## How this was run")
+    out("")
+    mi = base.machine_info()
+    out(f"- Machine: {mi['cores']} cores ({mi['cpu']}), {mi.get('memory', 'unknown memory')}, {mi['os']}.")
+    out(f"- JVM: {first.get('vmName', '?')} {first.get('vmVersion', '?')} (JDK {first.get('jdkVersion', '?')}), "
+        f"JMH {first.get('jmhVersion', '?')}.")
+    out(f"- JVM flags of the forks: `{' '.join(first.get('jvmArgs', []))}`.")
+    out(f"- JMH settings (first benchmark): {first.get('forks')} forks, {first.get('warmupIterations')} × "
+        f"{first.get('warmupTime')} warm-up, {first.get('measurementIterations')} × {first.get('measurementTime')} "
+        f"measurement, mode {first.get('mode')}, {first.get('threads')} thread(s); 8,192 lookups per operation "
+        f"(`@OperationsPerInvocation`), scores divided accordingly.")
+    for c in args.command:
+        out(f"- Command: `{c}`")
+    out(f"- Raw JMH JSON: `{args.jmh}`" + (f"; sizes: `{args.sizes}`" if args.sizes else "")
+        + (f"; console log: `{args.log}`" if args.log else "") + ".")
+    out("")
+    out("## Per-fork medians (µs per lookup)")
+    out("")
+    out("| Benchmark | fork medians |")
+    out("|---|---|")
+    for k in sorted(everett, key=sort_key):
+        out(f"| everett {k[0]} {k[1]} {k[3]} {k[2]} | {', '.join(us(x) for x in everett[k]['fork_medians'])} |")
+    for k in sorted(rocks, key=sort_key):
+        out(f"| rocks {k[0]} {k[1]} {k[3]} {k[2]} | {', '.join(us(x) for x in rocks[k]['fork_medians'])} |")
+    for n, r in segment.items():
+        out(f"| segment {n} | {', '.join(us(x) for x in r['fork_medians'])} |")
+    for r in other:
+        out(f"| {r['name']} | {', '.join(us(x) for x in r['fork_medians'])} |")
+    out("")
+
+    text = "\n".join(lines)
+    out_dir = os.path.dirname(args.out)
+    if out_dir:
+        os.makedirs(out_dir, exist_ok=True)
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write(text)
+    print(text)
+    print(f"\nwrote {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
