@@ -67,20 +67,11 @@ final class IndexBuilder {
         };
     }
 
-    /** Every K-th occurrence of a catalog's virtual order. */
-    private Source sampled(AugmentedKeys keys) {
+    /** A catalog's virtual order as a source. */
+    private static Source occurrences(AugmentedKeys keys) {
         return new Source() {
-            boolean started;
-
             public boolean next() {
-                long steps = started ? k : 1;
-                started = true;
-                for (long i = 0; i < steps; i++) {
-                    if (!keys.next()) {
-                        return false;
-                    }
-                }
-                return true;
+                return keys.next();
             }
 
             public byte[] key() {
@@ -93,8 +84,8 @@ final class IndexBuilder {
         };
     }
 
-    /** Every K-th record of a native stream. */
-    private Source sampled(KeyWalker w) {
+    /** Every K-th key of {@code all}: positions 0, K, 2K, …. */
+    private Source everyKth(Source all) {
         return new Source() {
             boolean started;
 
@@ -102,7 +93,7 @@ final class IndexBuilder {
                 long steps = started ? k : 1;
                 started = true;
                 for (long i = 0; i < steps; i++) {
-                    if (!w.next()) {
+                    if (!all.next()) {
                         return false;
                     }
                 }
@@ -110,11 +101,11 @@ final class IndexBuilder {
             }
 
             public byte[] key() {
-                return w.keyBuffer();
+                return all.key();
             }
 
             public long length() {
-                return w.keyUnits();
+                return all.length();
             }
         };
     }
@@ -148,8 +139,8 @@ final class IndexBuilder {
             } else {
                 Source[] sources = {
                         natives(natives.typed().stream().keys()),
-                        main == null ? null : sampled(new AugmentedKeys(main)),
-                        secondary == null ? null : sampled(secondary.typed().stream().keys())};
+                        main == null ? null : everyKth(occurrences(new AugmentedKeys(main))),
+                        secondary == null ? null : everyKth(natives(secondary.typed().stream().keys()))};
                 v = merge(sources, streams, cuts, classes, flags);
             }
             return write(out, target, nativeId, main, secondaryId, secondary, v, streams, new Spill[] {fc0, fc1}, cuts, classes, flags);
