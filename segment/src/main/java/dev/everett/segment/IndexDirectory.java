@@ -155,19 +155,9 @@ record IndexDirectory(long virtualCount, long[] counts, long[] extents, long[] t
         for (int r = 0; r < 2; r++) {
             c.require(present[r] || counts[r] == 0, body + 16 + 8 * r, "absent route must have no borrowed keys");
         }
-        long[] offsets = new long[SECTIONS];
-        long[] lengths = new long[SECTIONS];
-        long end = BYTES;
-        for (int i = 0; i < SECTIONS; i++) {
-            long at = body + DESCRIPTORS + 16 * i;
-            offsets[i] = Le.u64(s, at);
-            lengths[i] = Le.u64(s, at + 8);
-            c.require(offsets[i] == Le.align8(end), at, "section " + i + " must start at " + Le.align8(end) + ", found " + Long.toUnsignedString(offsets[i]));
-            c.require(offsets[i] <= bodyBytes && Long.compareUnsigned(lengths[i], bodyBytes - offsets[i]) <= 0, at + 8,
-                    "section " + i + " runs past the end of the body");
-            end = offsets[i] + lengths[i];
-        }
-        c.require(end == bodyBytes, body + DESCRIPTORS + 16 * (SECTIONS - 1), "bytes follow the last section (" + (bodyBytes - end) + " trailing)");
+        Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
+        long[] offsets = sections.offsets();
+        long[] lengths = sections.lengths();
         long k = env.groupSize();
         long g = groups(v, k);
         int b = classBits(k);

@@ -107,19 +107,9 @@ record Kv02Directory(long fcExtent, long terminalLength, long universe, int lowW
         for (int i = 33; i < DESCRIPTORS; i++) {
             c.require(Le.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
         }
-        long[] offsets = new long[SECTIONS];
-        long[] lengths = new long[SECTIONS];
-        long end = BYTES;
-        for (int i = 0; i < SECTIONS; i++) {
-            long at = body + DESCRIPTORS + 16 * i;
-            offsets[i] = Le.u64(s, at);
-            lengths[i] = Le.u64(s, at + 8);
-            c.require(offsets[i] == Le.align8(end), at, "section " + i + " must start at " + Le.align8(end) + ", found " + Long.toUnsignedString(offsets[i]));
-            c.require(Long.compareUnsigned(lengths[i], bodyBytes - offsets[i]) <= 0 && offsets[i] <= bodyBytes, at + 8,
-                    "section " + i + " runs past the end of the body");
-            end = offsets[i] + lengths[i];
-        }
-        c.require(end == bodyBytes, body + DESCRIPTORS + 16 * 4, "bytes follow the last section (" + (bodyBytes - end) + " trailing)");
+        Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
+        long[] offsets = sections.offsets();
+        long[] lengths = sections.lengths();
         c.require(Long.compareUnsigned(fcExtent, Long.MAX_VALUE / 8) <= 0 && lengths[FC] == Le.ceilDiv(fcExtent * bitsPerUnit, 8), body + 8,
                 "FC section length " + lengths[FC] + " disagrees with the FC extent " + Long.toUnsignedString(fcExtent));
         c.require(w <= 63, body + 32, "Elias–Fano low width must be ≤ 63, found " + w);

@@ -126,19 +126,9 @@ record Kv03Directory(long fcExtent, long terminalLength, long universe, long dic
         for (int i = 49; i < DESCRIPTORS; i++) {
             c.require(Le.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
         }
-        long[] offsets = new long[SECTIONS];
-        long[] lengths = new long[SECTIONS];
-        long end = BYTES;
-        for (int i = 0; i < SECTIONS; i++) {
-            long at = body + DESCRIPTORS + 16 * i;
-            offsets[i] = Le.u64(s, at);
-            lengths[i] = Le.u64(s, at + 8);
-            c.require(offsets[i] == Le.align8(end), at, "section " + i + " must start at " + Le.align8(end) + ", found " + Long.toUnsignedString(offsets[i]));
-            c.require(offsets[i] <= bodyBytes && Long.compareUnsigned(lengths[i], bodyBytes - offsets[i]) <= 0, at + 8,
-                    "section " + i + " runs past the end of the body");
-            end = offsets[i] + lengths[i];
-        }
-        c.require(end == bodyBytes, body + DESCRIPTORS + 16 * (SECTIONS - 1), "bytes follow the last section (" + (bodyBytes - end) + " trailing)");
+        Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
+        long[] offsets = sections.offsets();
+        long[] lengths = sections.lengths();
         c.require(Long.compareUnsigned(extent, Long.MAX_VALUE - 7) <= 0 && lengths[FC] == Le.ceilDiv(extent, 8), body + 8,
                 "payload section length " + lengths[FC] + " disagrees with the extent of " + Long.toUnsignedString(extent) + " bits");
         c.require(w <= 63, body + 48, "Elias–Fano low width must be ≤ 63, found " + w);
