@@ -14,29 +14,9 @@
 # kv02-<date>[-TAG]-sizes.json (SizeReport), kv02-<date>[-TAG].log (console).
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-root=$(pwd)
-
-stamp=$(date -u +%Y-%m-%d)
-name="kv02-${stamp}${TAG:+-$TAG}"
-raw="docs/benchmarks/raw"
-mkdir -p "$raw"
-if [ -e "$raw/$name.json" ]; then
-  name="${name}-$(date -u +%H%M%S)"
-fi
-json="$raw/$name.json"
-sizes="$raw/$name-sizes.json"
-log="$raw/$name.log"
+KIND=kv02
+. "$(dirname "$0")/common.sh"
 regex="${BENCH_REGEX:-dev\.everett\.bench\.Kv02}"
-
-if [ "${SKIP_BUILD:-0}" != "1" ]; then
-  ./.ci/with-jdk25 ./mvnw -q -Pbench -pl bench -am package -DskipTests
-fi
-jar="$root/bench/target/benchmarks.jar"
-[ -f "$jar" ] || { echo "error: $jar not found (build with -Pbench)" >&2; exit 1; }
-
-# with-jdk25 puts a JDK 25 first on PATH, so "java" below is that JDK.
-jdk() { ./.ci/with-jdk25 "$@"; }
 
 size_cmd="java --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar dev.everett.bench.SizeReport --json $sizes"
 jmh_cmd="java --enable-native-access=ALL-UNNAMED -jar bench/target/benchmarks.jar '$regex' -rf json -rff $json${*:+ $*}"

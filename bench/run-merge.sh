@@ -22,29 +22,10 @@
 # MergeVsRocksBench 2 × 3 × ~25 s, MergeKWayBench 4 × 3 × ~20 s: about 20 minutes on 2 cores.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
-root=$(pwd)
-
-stamp=$(date -u +%Y-%m-%d)
-name="merge-${stamp}${TAG:+-$TAG}"
-raw="docs/benchmarks/raw"
-mkdir -p "$raw"
-if [ -e "$raw/$name.json" ]; then
-  name="${name}-$(date -u +%H%M%S)"
-fi
-json="$raw/$name.json"
-log="$raw/$name.log"
+KIND=merge
+. "$(dirname "$0")/common.sh"
 regex="${BENCH_REGEX:-dev\.everett\.bench\.Merge(Bench|VsRocksBench|KWayBench)\.}"
 prof="${PROF--prof gc}"
-
-if [ "${SKIP_BUILD:-0}" != "1" ]; then
-  ./.ci/with-jdk25 ./mvnw -q -Pbench -pl bench -am package -DskipTests
-fi
-jar="$root/bench/target/benchmarks.jar"
-[ -f "$jar" ] || { echo "error: $jar not found (build with -Pbench)" >&2; exit 1; }
-
-# with-jdk25 puts a JDK 25 first on PATH, so "java" below is that JDK.
-jdk() { ./.ci/with-jdk25 "$@"; }
 
 # shellcheck disable=SC2086  # $prof is split into JMH arguments on purpose
 jmh_cmd="java${JAVA_OPTS:+ $JAVA_OPTS} --enable-native-access=ALL-UNNAMED -jar bench/target/benchmarks.jar '$regex'${prof:+ $prof} -rf json -rff $json${*:+ $*}"
