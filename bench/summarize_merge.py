@@ -20,6 +20,9 @@ import statistics
 import sys
 from datetime import datetime, timezone
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from summarize import fmt, fmt_ratio, machine_info, median, ratio, status  # noqa: E402  (shared with the KV02 summary)
+
 POLICIES = ["byte-fixed8", "byte-variable8-24"]
 VARIANTS = ["prefix0", "prefix64", "prefix4096", "tail4096", "fragments"]
 VARIANT_TITLES = {
@@ -42,16 +45,8 @@ FULL_MEASUREMENTS = 3
 TARGET_VS_ROCKS = 3.0
 
 
-def median(xs):
-    return statistics.median(xs)
 
 
-def fmt(x, digits=1):
-    if x is None:
-        return "n/a"
-    if abs(x) >= 1000:
-        return f"{x:,.0f}"
-    return f"{x:.{digits}f}"
 
 
 def summarise(entry):
@@ -82,17 +77,8 @@ def summarise(entry):
     return r
 
 
-def ratio(num, den):
-    """num/den from medians, with the range from the extreme fork medians."""
-    if num is None or den is None:
-        return None
-    return {"median": num["median"] / den["median"], "low": num["min"] / den["max"], "high": num["max"] / den["min"]}
 
 
-def fmt_ratio(r, digits=2):
-    if r is None:
-        return "n/a"
-    return f"{r['median']:.{digits}f}× ({r['low']:.{digits}f}–{r['high']:.{digits}f})"
 
 
 def fmt_saving(r):
@@ -109,34 +95,8 @@ def cell(r, digits=1):
     return f"{fmt(r['median'], digits)} ({fmt(r['min'], digits)}–{fmt(r['max'], digits)})"
 
 
-def machine_info():
-    info = {"cores": os.cpu_count()}
-    model = None
-    try:
-        with open("/proc/cpuinfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    info["cpu"] = model or platform.processor() or "unknown"
-    try:
-        with open("/proc/meminfo", encoding="utf-8") as f:
-            for line in f:
-                if line.startswith("MemTotal"):
-                    info["memory"] = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
-                    break
-    except OSError:
-        pass
-    info["os"] = f"{platform.system()} {platform.release()}"
-    return info
 
 
-def status(ok):
-    if ok is None:
-        return "n/a"
-    return "**met**" if ok else "**not met**"
 
 
 def main(argv):
@@ -357,14 +317,13 @@ def main(argv):
 WHAT = """## How to run
 
 ```sh
-cd /work/main
 bench/run-merge.sh                                   # full run (3 forks; about 20 minutes on 2 cores)
 TAG=smoke bench/run-merge.sh -f 1 -wi 1 -i 2 -w 1s -r 1s   # smoke run (flagged above)
 BENCH_REGEX='MergeBench' bench/run-merge.sh          # a subset
 SKIP_BUILD=1 PROF= bench/run-merge.sh                # reuse the jar; no -prof gc
 ```
 
-The script builds `bench/target/benchmarks.jar` (`./.ci/with-jdk25 ./mvnw -q -o -Pbench -pl bench -am package
+The script builds `bench/target/benchmarks.jar` (`./.ci/with-jdk25 ./mvnw -q -Pbench -pl bench -am package
 -DskipTests`), runs `dev.everett.bench.Merge*` with `-prof gc -rf json`, writes the raw JSON and the console log
 to `docs/benchmarks/raw/merge-<date>[-TAG].{json,log}` and regenerates this page with
 `bench/summarize_merge.py`. Arguments after the script name go to JMH.
