@@ -147,6 +147,50 @@ final class BitNativeWriter {
         count++;
     }
 
+    /**
+     * Appends a record whose framing the caller worked out (the native merger), as
+     * {@link Kv02Writer#appendEncoded} describes, in bits: it keeps {@code retained} bits of the
+     * previous host key and adds {@code literalLength} bits from bit {@code literalAt} of
+     * {@code literal}; the encoded value is the bit span {@code [valueAt, valueAt + valueLength)}
+     * of {@code value}, copied as is. A KV03 sort code is not part of these counts: this adds it,
+     * so the framing is what {@link #append} writes for the same keys and values. Keeps no key
+     * bytes (only the previous key's length).
+     */
+    void appendEncoded(long retained, MemorySegment literal, long literalAt, long literalLength,
+                       MemorySegment value, long valueAt, long valueLength) throws IOException {
+        if (streamWidth >= 0 && valueLength != streamWidth) {
+            throw new IllegalArgumentException("value of encoded width " + valueLength + " bits where every value must be " + streamWidth + " bits wide");
+        }
+        long previousBits = 8L * previousLength;
+        long keyBits = retained + literalLength;
+        if (retained < 0 || retained > previousBits || (count > 0 && literalLength == 0) || (count == 0 && retained != 0)
+                || (keyBits & 7) != 0 || keyBits >>> 3 > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException("record " + count + " keeps " + retained + " of " + previousBits
+                    + " bits and adds " + literalLength + ": not a strictly increasing key of whole bytes");
+        }
+        int path = kv03 ? Coding.KV03_PATH_BITS : 0;
+        BitOutput o = bits;
+        if (count % blockWidth == 0) {
+            blockStarts.add(o.bitPosition());
+            o.writeEg0(path + retained);
+        } else {
+            backspace(o, previousBits - retained);
+        }
+        o.writeEg0(literalLength);
+        if (!kv03 && streamWidth < 0) {
+            o.writeEg0(valueLength);
+        }
+        o.writeBitsOf(literal, literalAt, literalLength);
+        o.writeBitsOf(value, valueAt, valueLength);
+        if (count == 0) {
+            firstWidth = valueLength;
+        } else if (valueLength != firstWidth) {
+            widthsAgree = false;
+        }
+        previousLength = (int) (keyBits >>> 3);
+        count++;
+    }
+
     private void backspace(BitOutput o, long v) throws IOException {
         if (golomb) {
             o.writeGolomb(v, parameter);

@@ -13,8 +13,11 @@ import java.util.Arrays;
  *
  * <p>Key buffers that hold bit strings keep the unused low bits of their last byte zero, so two
  * such strings compare as their bytes and then their lengths ({@link #compare}).
+ *
+ * <p>Public only for the native merger, which walks bit-unit {@link EncodedRecords} as spans of
+ * mapped bits: the reads, copies and mismatches it needs are public, the rest stays internal.
  */
-final class BitStrings {
+public final class BitStrings {
     private static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final VarHandle ARRAY_BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
@@ -44,7 +47,7 @@ final class BitStrings {
     }
 
     /** Reads {@code n} ≤ 57 bits of a mapped segment from bit {@code from}; bits past its end read as 0. */
-    static long read(MemorySegment s, long from, int n) {
+    public static long read(MemorySegment s, long from, int n) {
         if (n == 0) {
             return 0;
         }
@@ -95,7 +98,7 @@ final class BitStrings {
      * Copies {@code n} bits of a mapped segment from bit {@code from} into {@code dst} at bit
      * {@code at}, leaving the bits of {@code dst} around them.
      */
-    static void copy(MemorySegment s, long from, byte[] dst, long at, long n) {
+    public static void copy(MemorySegment s, long from, byte[] dst, long at, long n) {
         if (n <= 0) {
             return;
         }
@@ -148,7 +151,7 @@ final class BitStrings {
     }
 
     /** Copies {@code n} bits of {@code src} from bit {@code from} into {@code dst} at bit {@code at}. */
-    static void copy(byte[] src, long from, byte[] dst, long at, long n) {
+    public static void copy(byte[] src, long from, byte[] dst, long at, long n) {
         while (n > 0) {
             int k = (int) Math.min(n, 56);
             write(dst, at, read(src, from, k), k);
@@ -214,6 +217,23 @@ final class BitStrings {
         while (done < n) {
             int k = (int) Math.min(n - done, 56);
             long x = read(s, from + done, k) ^ read(q, qFrom + done, k);
+            if (x != 0) {
+                return done + Long.numberOfLeadingZeros(x) - (64 - k);
+            }
+            done += k;
+        }
+        return -1;
+    }
+
+    /**
+     * The first position at which {@code n} bits of {@code a} from bit {@code aFrom} differ from
+     * those of {@code b} from bit {@code bFrom}, or -1 if they agree; 56 bits per step.
+     */
+    public static long mismatch(MemorySegment a, long aFrom, MemorySegment b, long bFrom, long n) {
+        long done = 0;
+        while (done < n) {
+            int k = (int) Math.min(n - done, 56);
+            long x = read(a, aFrom + done, k) ^ read(b, bFrom + done, k);
             if (x != 0) {
                 return done + Long.numberOfLeadingZeros(x) - (64 - k);
             }

@@ -25,7 +25,10 @@ public final class EncodedOutput implements AutoCloseable {
     }
 
     /**
-     * Appends one record.
+     * Appends one record, in the units of {@link EncodedRecords}: for bit-unit policies every
+     * position is a bit offset into its segment and every length counts bits, the retained
+     * prefix counts bits of the host key (a KV03 sort code is added here, not given), and the
+     * value is an encoded bit span copied as is ({@link EncodedValues} makes one from bytes).
      *
      * @param retained units shared with the previous key (0 for the first record)
      * @param literal  where the key's remaining units lie

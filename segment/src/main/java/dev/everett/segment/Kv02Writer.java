@@ -187,15 +187,21 @@ final class Kv02Writer implements SegmentWriter {
      * literal {@code literal[literalAt .. + literalLength)}, with the encoded value
      * {@code value[valueAt .. + valueLength)}; both are copied straight from the sources. The
      * caller answers for key order (the merger checks its inputs); this writer keeps only the
-     * previous key's length, so a writer used this way refuses {@link #put}.
+     * previous key's length, so a writer used this way refuses {@link #put}. Bit-unit policies
+     * take positions and lengths in bits ({@link BitNativeWriter#appendEncoded}).
      */
     void appendEncoded(long retained, MemorySegment literal, long literalAt, long literalLength,
                        MemorySegment value, long valueAt, long valueLength) throws IOException {
         requireOpen();
-        if (bits != null) {
-            throw new UnsupportedOperationException("encoded records are byte-unit only; this writer's policy is bit-unit");
-        }
         encodedOnly = true;
+        if (bits != null) {
+            try {
+                bits.appendEncoded(retained, literal, literalAt, literalLength, value, valueAt, valueLength);
+            } catch (RuntimeException e) {
+                throw poison(e);
+            }
+            return;
+        }
         if (streamWidth >= 0 && valueLength != streamWidth) {
             throw poison(new IllegalArgumentException("value of encoded width " + valueLength + " where every value must be " + streamWidth + " units wide"));
         }
