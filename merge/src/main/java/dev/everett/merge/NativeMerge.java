@@ -9,7 +9,9 @@ import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueMerger;
 import dev.everett.segment.EncodedOutput;
+import dev.everett.segment.BitStrings;
 import dev.everett.segment.EncodedRecords;
+import dev.everett.segment.EncodedValues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -25,6 +27,11 @@ import java.lang.foreign.ValueLayout;
  * prefix the input record kept. Equal keys are folded oldest to newest through the value merger
  * (newer wins by default). Only a key-aware merger, a dropped tombstone or the tombstone literal
  * cap make the merge rebuild key units, and then only those it needs.
+ *
+ * <p>Units are the inputs' ({@link EncodedRecords#bitUnit()}): bytes, or bits for KV02 bit and
+ * KV03, where every length, LCP and position (literal, value) counts bits and a value is the
+ * encoded bit span of its input, copied as is. Only value callbacks decode values (through
+ * {@link EncodedValues}) and encode their results back.
  */
 final class NativeMerge implements MergeJob {
     private enum State { RUNNING, FINISHED, POISONED, CLOSED }
@@ -33,6 +40,8 @@ final class NativeMerge implements MergeJob {
     private final LoserTree tree;
     private final EncodedOutput output;
     private final boolean optional;
+    private final boolean bitUnit;
+    private final EncodedValues codec;
     private final ValueMerger values;
     private final KeyedValueMerger keyedValues;
     private final TombstonePolicy tombstones;
@@ -57,7 +66,7 @@ final class NativeMerge implements MergeJob {
         }
         this.inputs = new SpanKey[runs.length];
         for (int i = 0; i < runs.length; i++) {
-            inputs[i] = new SpanKey(runs[i], i);
+            inputs[i] = SpanKey.of(runs[i], i);
         }
         for (SpanKey in : inputs) {
             if (keyedValues != null) {
@@ -68,6 +77,8 @@ final class NativeMerge implements MergeJob {
         this.tree = new LoserTree(inputs);
         this.output = output;
         this.optional = policy.grammar() == ValueGrammar.OPTIONAL;
+        this.bitUnit = runs[0].bitUnit();
+        this.codec = runs[0].values();
         this.values = values;
         this.keyedValues = keyedValues;
         this.tombstones = tombstones;
@@ -104,13 +115,13 @@ final class NativeMerge implements MergeJob {
         MemorySegment valueSource = src.source();
         long valueAt = src.valueAt();
         long valueLength = src.valueLength();
-        MemorySegment key = keyedValues == null ? null : materialise(first, length);
+        MemorySegment key = keyedValues == null ? null : materialise(first);
         // Units before the record's literal are needed only if the output keeps less than the
         // record did (a tombstone literal cap, or keys dropped since the last one written);
         // take them now, while the spans still describe this key.
         boolean prefixTaken = capTombstoneLiterals || (written > 0 && dropFloor < literalRetained) || (written == 0 && literalRetained > 0);
         if (prefixTaken) {
-            first.copyUnits(0, literalRetained, ensurePrefix(literalRetained), 0);
+            first.copyUnits(0, literalRetained, ensurePrefix(bytesOf(literalRetained, "a key prefix")), 0);
         }
         inputRecords++;
         advance(w);
@@ -128,8 +139,8 @@ final class NativeMerge implements MergeJob {
                 valueAt = r.valueAt();
                 valueLength = r.valueLength();
             } else {
-                MemorySegment older = decode(valueSource, valueAt, valueLength);
-                MemorySegment newer = decode(r.source(), r.valueAt(), r.valueLength());
+                MemorySegment older = codec.decode(valueSource, valueAt, valueLength);
+                MemorySegment newer = codec.decode(r.source(), r.valueAt(), r.valueLength());
                 MemorySegment merged = keyedValues != null ? keyedValues.merge(key, older, newer) : values.merge(older, newer);
                 valueSource = encode(merged);
                 valueAt = 0;
@@ -139,7 +150,7 @@ final class NativeMerge implements MergeJob {
             advance(next);
         }
         keys++;
-        boolean tombstone = optional && valueSource.get(ValueLayout.JAVA_BYTE, valueAt) == 0;
+        boolean tombstone = optional && codec.tombstone(valueSource, valueAt);
         if (tombstone && tombstones == TombstonePolicy.DROP) {
             dropFloor = Math.min(dropFloor, shared);
             return;
@@ -153,10 +164,15 @@ final class NativeMerge implements MergeJob {
         } else {
             // The output keeps less than the input record did: its literal starts with key
             // units taken before the input advanced.
-            int n = (int) (length - retained);
-            byte[] literal = ensure(n);
-            System.arraycopy(prefix, (int) retained, literal, 0, (int) (literalRetained - retained));
-            MemorySegment.copy(src.source(), ValueLayout.JAVA_BYTE, literalAt, literal, (int) (literalRetained - retained), (int) (length - literalRetained));
+            long n = length - retained;
+            byte[] literal = ensure(bytesOf(n, "a key literal"));
+            if (bitUnit) {
+                BitStrings.copy(prefix, retained, literal, 0, literalRetained - retained);
+                BitStrings.copy(src.source(), literalAt, literal, literalRetained - retained, length - literalRetained);
+            } else {
+                System.arraycopy(prefix, (int) retained, literal, 0, (int) (literalRetained - retained));
+                MemorySegment.copy(src.source(), ValueLayout.JAVA_BYTE, literalAt, literal, (int) (literalRetained - retained), (int) (length - literalRetained));
+            }
             output.append(retained, MemorySegment.ofArray(literal), 0, n, valueSource, valueAt, valueLength);
         }
         written++;
@@ -170,7 +186,16 @@ final class NativeMerge implements MergeJob {
 
     private byte[] prefix = new byte[64];
 
-    private byte[] ensurePrefix(long n) {
+    /** Bytes of an array holding n units of a key or value ({@code what}). */
+    private int bytesOf(long n, String what) {
+        long b = bitUnit ? (n + 7) >>> 3 : n;
+        if (b > Integer.MAX_VALUE - 16) {
+            throw new IllegalArgumentException(what + " of " + n + (bitUnit ? " bits" : " bytes") + " is too large for an array");
+        }
+        return (int) b;
+    }
+
+    private byte[] ensurePrefix(int n) {
         if (prefix.length < n) {
             prefix = new byte[(int) Math.max(n, prefix.length * 2L)];
         }
@@ -185,20 +210,13 @@ final class NativeMerge implements MergeJob {
     }
 
     /** The key a key-aware merger sees: a copy, since the input moves on while folding. */
-    private MemorySegment materialise(SpanKey in, long length) {
+    private MemorySegment materialise(SpanKey in) {
+        long length = in.keyBytes();
         if (keyScratch.length < length) {
             keyScratch = new byte[(int) Math.max(length, keyScratch.length * 2L)];
         }
         System.arraycopy(in.built(), 0, keyScratch, 0, (int) length);
         return MemorySegment.ofArray(keyScratch).asSlice(0, length);
-    }
-
-    /** The value a merger sees: the payload after the presence tag, or null for a tombstone. */
-    private MemorySegment decode(MemorySegment s, long at, long length) {
-        if (!optional) {
-            return s.asSlice(at, length);
-        }
-        return s.get(ValueLayout.JAVA_BYTE, at) == 0 ? null : s.asSlice(at + 1, length - 1);
     }
 
     private long encodedLength;
@@ -209,24 +227,12 @@ final class NativeMerge implements MergeJob {
      * "older" argument of the next while the new result is written.
      */
     private MemorySegment encode(MemorySegment v) {
-        if (v == null && !optional) {
-            throw new IllegalArgumentException("a value merger returned null (a tombstone) under the RAW grammar");
-        }
-        long n = v == null ? 0 : v.byteSize();
-        long total = optional ? n + 1 : n;
-        if (total > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("merged value of " + n + " bytes is too large");
-        }
-        byte[] out = otherValueScratch.length >= total ? otherValueScratch : new byte[(int) Math.max(total, otherValueScratch.length * 2L)];
+        long total = codec.encodedLength(v);
+        int bytes = bytesOf(total, "a merged value");
+        byte[] out = otherValueScratch.length >= bytes ? otherValueScratch : new byte[(int) Math.max(bytes, otherValueScratch.length * 2L)];
         otherValueScratch = valueScratch;
         valueScratch = out;
-        int at = 0;
-        if (optional) {
-            out[at++] = (byte) (v == null ? 0 : 1);
-        }
-        if (v != null) {
-            MemorySegment.copy(v, ValueLayout.JAVA_BYTE, 0, out, at, (int) n);
-        }
+        codec.encode(v, out);
         encodedLength = total;
         return MemorySegment.ofArray(out);
     }

@@ -15,25 +15,36 @@ import java.util.Arrays;
  * <p>Advancing also checks strict order against the previous key: canonical front coding
  * differs at unit r, so one unit comparison decides; only a record that keeps less than the
  * whole shared prefix needs a longer comparison through the spans.
+ *
+ * <p>The unit is the input's: {@link ByteSpanKey} compares bytes at byte offsets,
+ * {@link BitSpanKey} bits at bit offsets ({@link EncodedRecords#bitUnit()}). Lengths, LCPs and
+ * span bounds are in those units throughout, so the loser tree and the merge loop do not care.
+ * The two are separate classes, so the byte path stays the straight code it was, and each call
+ * site sees one class in a merge (all inputs of a merge share a policy).
  */
-final class SpanKey {
+abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
     final EncodedRecords records;
     final MemorySegment source;
     final int index;
-    private long[] at = new long[16];
-    private long[] start = new long[16];
-    private long[] end = new long[16];
-    private int spans;
-    private long length;
+    long[] at = new long[16];
+    long[] start = new long[16];
+    long[] end = new long[16];
+    int spans;
+    long length;
     private boolean eof;
     private boolean first = true;
     /** When a key-aware merger needs keys, the current key kept built, literal by literal. */
-    private byte[] built;
+    byte[] built;
 
     SpanKey(EncodedRecords records, int index) {
         this.records = records;
         this.source = records.source();
         this.index = index;
+    }
+
+    /** The span key of an input in its own unit. */
+    static SpanKey of(EncodedRecords records, int index) {
+        return records.bitUnit() ? new BitSpanKey(records, index) : new ByteSpanKey(records, index);
     }
 
     /**
@@ -45,10 +56,13 @@ final class SpanKey {
         built = new byte[64];
     }
 
-    /** The built key, valid in [0, length()); only after {@link #keepBuilt()}. */
+    /** The built host key, valid in its first {@link #keyBytes()} bytes; only after {@link #keepBuilt()}. */
     byte[] built() {
         return built;
     }
+
+    /** The current key's length in bytes. */
+    abstract long keyBytes();
 
     boolean eof() {
         return eof;
@@ -62,7 +76,7 @@ final class SpanKey {
      * Moves to the next record and returns the unit LCP between the previous key and the new
      * one (0 for the first record and at the end).
      */
-    long advance() {
+    final long advance() {
         if (!records.next()) {
             eof = true;
             spans = 0;
@@ -75,6 +89,8 @@ final class SpanKey {
         long lcp = 0;
         if (first) {
             first = false;
+        } else if (r == length || n == 0) {
+            lcp = extension(r, n);
         } else {
             lcp = successorLcp(r, lit, n);
         }
@@ -89,52 +105,35 @@ final class SpanKey {
         }
         length = r + n;
         if (built != null) {
-            if (built.length < length) {
-                built = Arrays.copyOf(built, (int) Math.max(length, 2L * built.length));
-            }
-            MemorySegment.copy(source, ValueLayout.JAVA_BYTE, lit, built, (int) r, (int) n);
+            build(lit, r, n);
         }
         return lcp;
     }
 
-    /** LCP of the old key and the new one (kept r units, literal at lit of n units); checks old < new. */
-    private long successorLcp(long r, long lit, long n) {
-        if (r == length) {
-            if (n == 0) {
-                throw records.corrupt(records.recordStart(), "record " + records.ordinal() + " repeats its predecessor's key");
-            }
-            return r;
+    /** Copies the new literal (n units at lit, kept prefix r) into {@link #built}. */
+    abstract void build(long lit, long r, long n);
+
+    /**
+     * LCP of the old key and the new one (kept r < length units, then a literal of n > 0 units
+     * at lit); checks old < new.
+     */
+    abstract long successorLcp(long r, long lit, long n);
+
+    /** The successor cases decided without reading a unit: the old key whole, or an empty literal. */
+    private long extension(long r, long n) {
+        if (n > 0) {
+            return r; // keeps the whole old key and adds units: old is a proper prefix of new
         }
-        if (n == 0) {
-            throw records.corrupt(records.recordStart(), "record " + records.ordinal() + " is a proper prefix of its predecessor");
-        }
-        int incoming = source.get(ValueLayout.JAVA_BYTE, lit) & 0xFF;
-        int top = spanFromTop(r);
-        int old = source.get(ValueLayout.JAVA_BYTE, at[top] + (r - start[top])) & 0xFF;
-        if (incoming > old) {
-            return r;
-        }
-        if (incoming < old) {
-            throw records.corrupt(records.recordStart(), "record " + records.ordinal() + " sorts before its predecessor");
-        }
-        // Conservative front coding: compare the rest of the old key with the literal.
-        long m = 1;
-        long limit = Math.min(length - r, n);
-        while (m < limit) {
-            int a = source.get(ValueLayout.JAVA_BYTE, lit + m) & 0xFF;
-            int b = unit(r + m);
-            if (a != b) {
-                if (a < b) {
-                    throw records.corrupt(records.recordStart(), "record " + records.ordinal() + " sorts before its predecessor");
-                }
-                return r + m;
-            }
-            m++;
-        }
-        if (n <= length - r) {
-            throw records.corrupt(records.recordStart(), "record " + records.ordinal() + " is not greater than its predecessor");
-        }
-        return r + m;
+        throw records.corrupt(records.recordStart(), "record " + records.ordinal()
+                + (r == length ? " repeats its predecessor's key" : " is a proper prefix of its predecessor"));
+    }
+
+    final RuntimeException sortsBefore() {
+        return records.corrupt(records.recordStart(), "record " + records.ordinal() + " sorts before its predecessor");
+    }
+
+    final RuntimeException notGreater() {
+        return records.corrupt(records.recordStart(), "record " + records.ordinal() + " is not greater than its predecessor");
     }
 
     private void push(long offset, long s, long e) {
@@ -150,7 +149,7 @@ final class SpanKey {
     }
 
     /** The span holding key unit u (spans are ordered by start). */
-    private int spanOf(long u) {
+    final int spanOf(long u) {
         int lo = 0;
         int hi = spans - 1;
         while (lo < hi) {
@@ -164,17 +163,11 @@ final class SpanKey {
         return lo;
     }
 
-    /** Key unit u (u < length). */
-    int unit(long u) {
-        int s = spanOf(u);
-        return source.get(ValueLayout.JAVA_BYTE, at[s] + (u - start[s])) & 0xFF;
-    }
-
     /**
      * The span holding unit u, searched from the top of the stack: the successor check asks
      * for the unit where the new record's literal starts, which lies in one of the top spans.
      */
-    private int spanFromTop(long u) {
+    final int spanFromTop(long u) {
         int s = spans - 1;
         while (start[s] > u) {
             s--;
@@ -183,49 +176,12 @@ final class SpanKey {
     }
 
     /**
-     * Compares this key with another from unit {@code from}, where both agree on
-     * [0, from): returns a negative, zero or positive number, and puts the exact unit LCP in
+     * Compares this key with another of the same unit from unit {@code from}, where both agree
+     * on [0, from): returns a negative, zero or positive number, and puts the exact unit LCP in
      * {@code common[0]}.
      */
-    int compareFrom(SpanKey other, long from, long[] common) {
-        long u = from;
-        long limit = Math.min(length, other.length);
-        while (u < limit) {
-            int a = spanOf(u);
-            int b = other.spanOf(u);
-            long chunk = Math.min(Math.min(end[a], other.end[b]), limit) - u;
-            long aAt = at[a] + (u - start[a]);
-            long bAt = other.at[b] + (u - other.start[b]);
-            long m = chunk <= 16 ? shortMismatch(source, aAt, other.source, bAt, chunk)
-                    : MemorySegment.mismatch(source, aAt, aAt + chunk, other.source, bAt, bAt + chunk);
-            if (m >= 0) {
-                common[0] = u + m;
-                return Integer.compare(source.get(ValueLayout.JAVA_BYTE, aAt + m) & 0xFF, other.source.get(ValueLayout.JAVA_BYTE, bAt + m) & 0xFF);
-            }
-            u += chunk;
-        }
-        common[0] = limit;
-        return Long.compare(length, other.length);
-    }
+    abstract int compareFrom(SpanKey other, long from, long[] common);
 
-    /** Byte-by-byte mismatch for short runs, where the vectorised one's setup dominates. */
-    private static long shortMismatch(MemorySegment a, long aAt, MemorySegment b, long bAt, long n) {
-        for (long i = 0; i < n; i++) {
-            if (a.get(ValueLayout.JAVA_BYTE, aAt + i) != b.get(ValueLayout.JAVA_BYTE, bAt + i)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** Copies key units [from, to) into {@code dst} at {@code dstAt}. */
-    void copyUnits(long from, long to, byte[] dst, int dstAt) {
-        long u = from;
-        while (u < to) {
-            int s = spanOf(u);
-            long chunk = Math.min(end[s], to) - u;
-            MemorySegment.copy(source, ValueLayout.JAVA_BYTE, at[s] + (u - start[s]), dst, (int) (dstAt + (u - from)), (int) chunk);
-            u += chunk;
-        }
-    }
+    /** Copies key units [from, to) into {@code dst} at unit {@code dstAt}. */
+    abstract void copyUnits(long from, long to, byte[] dst, long dstAt);
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.everett.api.BackspaceCode;
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.KeyedValueMerger;
@@ -14,11 +15,13 @@ import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentCursor;
 import dev.everett.api.SegmentEngine;
+import dev.everett.api.SegmentFormat;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentWriter;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueMerger;
+import dev.everett.segment.EncodedRecords;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -33,13 +36,32 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The encoded merger against the materialising reference merger and a sorted-map model, on
- * seeded random inputs; then its errors and lifecycle. A failure prints the seed; replay with
- * -Deverett.seed=.
+ * seeded random inputs; then its errors and lifecycle. Every differential case runs for each
+ * {@link Profile}: byte-unit KV02, KV02 with bit units (exponential-Golomb and Golomb
+ * backspaces) and KV03. A failure prints the seed; replay with -Deverett.seed=.
  */
 class MergeTest {
+    /** The native profiles a merge runs under; bit-unit profiles draw their backspace code. */
+    enum Profile {
+        BYTES, KV02_BITS_EXP_GOLOMB, KV02_BITS_GOLOMB, KV03;
+
+        /** The profile's base policy (K = W = 15, variable optional values); a random backspace for bits. */
+        Policy base(Random rnd) {
+            return switch (this) {
+                case BYTES -> Policy.defaultBytes();
+                case KV02_BITS_EXP_GOLOMB -> Policy.stringPolicy().withFormat(SegmentFormat.KV02).withBackspace(BackspaceCode.expGolomb(rnd.nextInt(6)));
+                case KV02_BITS_GOLOMB -> Policy.stringPolicy().withFormat(SegmentFormat.KV02).withBackspace(BackspaceCode.golomb(1 + rnd.nextInt(9)));
+                case KV03 -> Policy.stringPolicy().withBackspace(rnd.nextBoolean()
+                        ? BackspaceCode.expGolomb(rnd.nextInt(6)) : BackspaceCode.golomb(1 + rnd.nextInt(9)));
+            };
+        }
+    }
+
     @TempDir
     Path dir;
     private final SegmentEngine engine = SegmentEngine.load();
@@ -125,14 +147,15 @@ class MergeTest {
         return MemorySegment.ofArray(c);
     };
 
-    @Test
-    void encodedMergeEqualsTheReferenceByteForByte() throws Exception {
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void encodedMergeEqualsTheReferenceByteForByte(Profile profile) throws Exception {
         long seed = seed();
         Random rnd = new Random(seed);
-        for (int round = 0; round < 60; round++) {
-            String tag = "seed " + seed + " round " + round;
+        for (int round = 0; round < 40; round++) {
+            String tag = profile + " seed " + seed + " round " + round;
             boolean optional = rnd.nextInt(4) != 0;
-            Policy policy = Policy.defaultBytes().withBlockWidth(1 + rnd.nextInt(16)).withGroupSize(new long[] {3, 7, 15, 31}[rnd.nextInt(4)])
+            Policy policy = profile.base(rnd).withBlockWidth(1 + rnd.nextInt(16)).withGroupSize(new long[] {3, 7, 15, 31}[rnd.nextInt(4)])
                     .withGrammar(optional ? ValueGrammar.OPTIONAL : ValueGrammar.RAW);
             List<byte[]> keys = universe(rnd, 1 + rnd.nextInt(400));
             int k = 1 + rnd.nextInt(round % 3 == 0 ? 2 : 6);
@@ -148,7 +171,7 @@ class MergeTest {
                             run.put(key, optional && rnd.nextInt(4) == 0 ? null : v);
                         }
                     }
-                    Path input = write("in-" + round + "-" + i, policy, run);
+                    Path input = write(profile + "-in-" + round + "-" + i, policy, run);
                     if (optional && rnd.nextInt(3) == 0) {
                         input = redundant(input, policy);
                     }
@@ -159,10 +182,10 @@ class MergeTest {
                 KeyedValueMerger keyed = mode == 2 && optional ? KEYED : null;
                 TombstonePolicy tombstones = optional && rnd.nextBoolean() ? TombstonePolicy.DROP : TombstonePolicy.KEEP;
                 TreeMap<byte[], byte[]> expected = ReferenceMerger.merge(runs, values, keyed, tombstones);
-                Path reference = dir.resolve("ref-" + round);
+                Path reference = dir.resolve(profile + "-ref-" + round);
                 ReferenceMerger.write(expected, reference, runs.get(0), CommonWidthRule.policy());
 
-                Path out = dir.resolve("out-" + round);
+                Path out = dir.resolve(profile + "-out-" + round);
                 NativeMerger m = NativeMerger.of(runs).into(out).tombstones(tombstones).values(values);
                 if (keyed != null) {
                     m.values(keyed);
@@ -189,7 +212,7 @@ class MergeTest {
                 runs.forEach(SegmentReader::close);
             }
         }
-        assertTrue(redundantInputs > 0, "seed " + seed + ": no input had redundant front coding");
+        assertTrue(redundantInputs > 0, profile + " seed " + seed + ": no input had redundant front coding");
     }
 
     /** Inputs made with redundant front coding so far (the test checks some were). */
@@ -225,9 +248,10 @@ class MergeTest {
         return out;
     }
 
-    @Test
-    void cappedTombstonesKeepTheirInputPrefixAndStayReadable() throws Exception {
-        Policy policy = Policy.defaultBytes();
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void cappedTombstonesKeepTheirInputPrefixAndStayReadable(Profile profile) throws Exception {
+        Policy policy = profile.base(new Random(1));
         // The fixture of the notes: older {ab8:1, ab9:1}, newer {ab9: tombstone}: ab9 is written
         // with retained 0 because newer's ab9 was the first record of its stream.
         TreeMap<byte[], byte[]> older = new TreeMap<>(Arrays::compareUnsigned);
@@ -256,9 +280,10 @@ class MergeTest {
         }
     }
 
-    @Test
-    void theOutputIsIndexedInAStoreAndAnswersThroughItsChain() throws Exception {
-        Policy policy = Policy.defaultBytes();
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void theOutputIsIndexedInAStoreAndAnswersThroughItsChain(Profile profile) throws Exception {
+        Policy policy = profile.base(new Random(2));
         try (dev.everett.api.SegmentStore store = engine.openStore(dir.resolve("store"), policy)) {
             dev.everett.api.ObjectId a = dev.everett.api.ObjectId.random();
             dev.everett.api.ObjectId b = dev.everett.api.ObjectId.random();
@@ -320,9 +345,10 @@ class MergeTest {
         assertTrue(Files.notExists(dir.resolve("x")));
     }
 
-    @Test
-    void aThrowingCallbackPoisonsAndFinishTooEarlyIsRecoverable() throws Exception {
-        Policy policy = Policy.defaultBytes();
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void aThrowingCallbackPoisonsAndFinishTooEarlyIsRecoverable(Profile profile) throws Exception {
+        Policy policy = profile.base(new Random(3));
         TreeMap<byte[], byte[]> a = new TreeMap<>(Arrays::compareUnsigned);
         TreeMap<byte[], byte[]> b = new TreeMap<>(Arrays::compareUnsigned);
         for (int i = 0; i < 100; i++) {
@@ -354,6 +380,71 @@ class MergeTest {
                 assertTrue(after.getMessage().contains("failed earlier"));
             }
             assertTrue(Files.notExists(dir.resolve("bad")));
+        }
+    }
+
+    /**
+     * A bit-unit input whose record 1 sorts before record 0, or repeats it: the bit at
+     * {@code flip} (relative to the record's literal) is cleared in the file. "b" then "d" share
+     * 5 bits and "d" adds {@code 100}: clearing its first literal bit gives 0x60 < "b", found by
+     * the longer comparison. "b" then "c" share 7 bits and "c" adds {@code 1}: clearing it repeats
+     * "b". Either poisons the merge with a CorruptSegmentException, and nothing is published.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Profile.class, names = {"KV02_BITS_EXP_GOLOMB", "KV02_BITS_GOLOMB", "KV03"})
+    void unsortedOrRepeatedBitInputsPoisonTheMerge(Profile profile) throws Exception {
+        Policy policy = profile.base(new Random(4));
+        for (String second : new String[] {"d", "c"}) {
+            TreeMap<byte[], byte[]> a = new TreeMap<>(Arrays::compareUnsigned);
+            a.put("b".getBytes(), new byte[] {1});
+            a.put(second.getBytes(), new byte[] {2});
+            Path p = write("unsorted-" + second, policy, a);
+            long literal;
+            try (SegmentReader r = engine.open(p, policy, OpenMode.TYPED)) {
+                EncodedRecords records = EncodedRecords.of(r);
+                assertTrue(records.next() && records.next());
+                assertEquals(second.equals("d") ? 5 : 7, records.retained(), "exact bit LCP");
+                literal = records.literalAt();
+            }
+            byte[] bytes = Files.readAllBytes(p);
+            int mask = 0x80 >>> (int) (literal & 7);
+            assertTrue((bytes[(int) (literal >>> 3)] & mask) != 0, "the literal starts with a 1");
+            bytes[(int) (literal >>> 3)] &= (byte) ~mask;
+            Files.write(p, bytes);
+            TreeMap<byte[], byte[]> b = new TreeMap<>(Arrays::compareUnsigned);
+            b.put("z".getBytes(), new byte[] {3});
+            Path out = dir.resolve("x-" + second);
+            try (SegmentReader r1 = engine.open(p, policy, OpenMode.TYPED);
+                 SegmentReader r2 = engine.open(write("other-" + second, policy, b), policy, OpenMode.TYPED);
+                 MergeJob job = NativeMerger.of(r1, r2).into(out).start()) {
+                CorruptSegmentException e = assertThrows(CorruptSegmentException.class, () -> job.step(10));
+                assertTrue(e.getMessage().contains(second.equals("d") ? "sorts before" : "not greater"), e.getMessage());
+                assertThrows(IllegalStateException.class, () -> job.step(10));
+                assertThrows(IllegalStateException.class, job::finish);
+            }
+            assertTrue(Files.notExists(out));
+        }
+    }
+
+    /** Inputs of different policies (unit, format or backspace code) are refused before anything is written. */
+    @Test
+    void inputsOfDifferentPoliciesAreRefused() throws Exception {
+        TreeMap<byte[], byte[]> a = new TreeMap<>(Arrays::compareUnsigned);
+        a.put("k".getBytes(), new byte[] {1});
+        Policy kv02Bits = Policy.stringPolicy().withFormat(SegmentFormat.KV02);
+        Policy[][] pairs = {
+            {Policy.defaultBytes(), kv02Bits},
+            {kv02Bits, Policy.stringPolicy()},
+            {Policy.stringPolicy(), Policy.stringPolicy().withBackspace(BackspaceCode.golomb(3))},
+        };
+        for (int i = 0; i < pairs.length; i++) {
+            Path out = dir.resolve("mismatch-" + i);
+            try (SegmentReader r1 = engine.open(write("m1-" + i, pairs[i][0], a), pairs[i][0], OpenMode.TYPED);
+                 SegmentReader r2 = engine.open(write("m2-" + i, pairs[i][1], a), pairs[i][1], OpenMode.TYPED)) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NativeMerger.of(r1, r2).into(out).start());
+                assertTrue(e.getMessage().contains("different policies"), e.getMessage());
+            }
+            assertTrue(Files.notExists(out));
         }
     }
 }
