@@ -193,11 +193,18 @@ class WriterMisuseTest {
             assertThrows(IllegalArgumentException.class, () -> promised.delete(bytes("b")));
             assertPoisoned(promised, dir, target);
 
+            // The merger's encoded path counts bits: a 1-bit key is not whole bytes, and a record
+            // that keeps more than the previous key (8 bits) cannot follow; both poison.
+            Kv02Writer partial = new Kv02Writer(target, p, CommonWidthRule.policy());
+            assertThrows(IllegalArgumentException.class, () -> partial.appendEncoded(0, MemorySegment.ofArray(bytes("a")), 0, 1,
+                    MemorySegment.ofArray(new byte[] {(byte) 0xC0}), 0, 2));
+            assertPoisoned(partial, dir, target);
+
             Kv02Writer encoded = new Kv02Writer(target, p, CommonWidthRule.policy());
-            assertThrows(UnsupportedOperationException.class, () -> encoded.appendEncoded(0, MemorySegment.ofArray(bytes("a")), 0, 1,
-                    MemorySegment.ofArray(new byte[1]), 0, 1));
-            encoded.close();
-            assertEquals(List.of(), names(dir));
+            encoded.appendEncoded(0, MemorySegment.ofArray(bytes("a")), 0, 8, MemorySegment.ofArray(new byte[] {(byte) 0xC0}), 0, 2);
+            assertThrows(IllegalArgumentException.class, () -> encoded.appendEncoded(9, MemorySegment.ofArray(bytes("b")), 0, 8,
+                    MemorySegment.ofArray(new byte[] {(byte) 0xC0}), 0, 2));
+            assertPoisoned(encoded, dir, target);
         }
     }
 
