@@ -67,6 +67,17 @@ public final class BitStrings {
         return (window << skip) >>> (64 - n);
     }
 
+    /** Reads 64 bits of a mapped segment from bit {@code from}; bits past its end read as 0. */
+    static long read64(MemorySegment s, long from) {
+        long index = from >>> 3;
+        int skip = (int) (from & 7);
+        if (index + 9 <= s.byteSize()) {
+            long v = s.get(BE64, index) << skip;
+            return skip == 0 ? v : v | ((s.get(ValueLayout.JAVA_BYTE, index + 8) & 0xFF) >>> (8 - skip));
+        }
+        return (read(s, from, 32) << 32) | read(s, from + 32, 32);
+    }
+
     /** The bit at position {@code p} of {@code b}. */
     static int bit(byte[] b, long p) {
         return (b[(int) (p >>> 3)] >>> (7 - (int) (p & 7))) & 1;
@@ -123,13 +134,7 @@ public final class BitStrings {
         int d = (int) (at >>> 3);
         long size = s.byteSize();
         while (n >= 64 && d + 8 <= dst.length && (from >>> 3) + 9 <= size) {
-            long index = from >>> 3;
-            int skip = (int) (from & 7);
-            long v = s.get(BE64, index) << skip;
-            if (skip != 0) {
-                v |= (s.get(ValueLayout.JAVA_BYTE, index + 8) & 0xFF) >>> (8 - skip);
-            }
-            ARRAY_BE64.set(dst, d, v);
+            ARRAY_BE64.set(dst, d, read64(s, from));
             d += 8;
             from += 64;
             at += 64;

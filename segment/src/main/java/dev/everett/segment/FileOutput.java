@@ -3,7 +3,10 @@ package dev.everett.segment;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.util.zip.CRC32C;
 
@@ -16,6 +19,7 @@ final class FileOutput {
     /** The buffer starts small (many outputs write a header or a directory only) and grows to this. */
     private static final int MAX_BUFFER = 1 << 16;
     private static final int FIRST_BUFFER = 1 << 12;
+    private static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final FileChannel channel;
     private byte[] buffer = new byte[FIRST_BUFFER];
@@ -67,6 +71,15 @@ final class FileOutput {
             flushFull();
         }
         buffer[used++] = (byte) b;
+    }
+
+    /** Eight bytes, most significant first (a bit writer's full reservoir). */
+    void writeLongBigEndian(long v) throws IOException {
+        if (used > buffer.length - 8) {
+            flushFull();
+        }
+        BE64.set(buffer, used, v);
+        used += 8;
     }
 
     /** Flushes a full buffer, growing it first if it is still small: this output is a long one. */
