@@ -2,6 +2,7 @@ package dev.everett.merge;
 
 import dev.everett.segment.BitStrings;
 import dev.everett.segment.EncodedRecords;
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -27,7 +28,7 @@ final class BitSpanKey extends SpanKey {
         if (built.length < bytes) {
             built = Arrays.copyOf(built, (int) Math.max(bytes, 2L * built.length));
         }
-        BitStrings.copy(source, lit, built, r, n);
+        copyRun(lit, built, r, n);
     }
 
     /** The bit at position p of the input. */
@@ -54,7 +55,7 @@ final class BitSpanKey extends SpanKey {
             int s = spanOf(u);
             long chunk = Math.min(end[s] - u, limit - m);
             long oldAt = at[s] + (u - start[s]);
-            long d = BitStrings.mismatch(source, lit + m, source, oldAt, chunk);
+            long d = mismatch(lit + m, source, oldAt, chunk);
             if (d >= 0) {
                 if (bit(lit + m + d) == 0) {
                     throw sortsBefore();
@@ -70,35 +71,17 @@ final class BitSpanKey extends SpanKey {
     }
 
     @Override
-    int compareFrom(SpanKey o, long from, long[] common) {
-        BitSpanKey other = (BitSpanKey) o;
-        long u = from;
-        long limit = Math.min(length, other.length);
-        while (u < limit) {
-            int a = spanOf(u);
-            int b = other.spanOf(u);
-            long chunk = Math.min(Math.min(end[a], other.end[b]), limit) - u;
-            long aAt = at[a] + (u - start[a]);
-            long bAt = other.at[b] + (u - other.start[b]);
-            long m = BitStrings.mismatch(source, aAt, other.source, bAt, chunk);
-            if (m >= 0) {
-                common[0] = u + m;
-                return bit(aAt + m) == 1 ? 1 : -1;
-            }
-            u += chunk;
-        }
-        common[0] = limit;
-        return Long.compare(length, other.length);
+    long mismatch(long aAt, MemorySegment b, long bAt, long n) {
+        return BitStrings.mismatch(source, aAt, b, bAt, n);
     }
 
     @Override
-    void copyUnits(long from, long to, byte[] dst, long dstAt) {
-        long u = from;
-        while (u < to) {
-            int s = spanOf(u);
-            long chunk = Math.min(end[s], to) - u;
-            BitStrings.copy(source, at[s] + (u - start[s]), dst, dstAt + (u - from), chunk);
-            u += chunk;
-        }
+    int compareUnit(long aAt, MemorySegment b, long bAt) {
+        return bit(aAt) == 1 ? 1 : -1;
+    }
+
+    @Override
+    void copyRun(long from, byte[] dst, long dstAt, long n) {
+        BitStrings.copy(source, from, dst, dstAt, n);
     }
 }

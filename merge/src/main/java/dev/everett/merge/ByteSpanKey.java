@@ -21,7 +21,7 @@ final class ByteSpanKey extends SpanKey {
         if (built.length < length) {
             built = Arrays.copyOf(built, (int) Math.max(length, 2L * built.length));
         }
-        MemorySegment.copy(source, ValueLayout.JAVA_BYTE, lit, built, (int) r, (int) n);
+        copyRun(lit, built, r, n);
     }
 
     @Override
@@ -62,26 +62,13 @@ final class ByteSpanKey extends SpanKey {
     }
 
     @Override
-    int compareFrom(SpanKey o, long from, long[] common) {
-        ByteSpanKey other = (ByteSpanKey) o;
-        long u = from;
-        long limit = Math.min(length, other.length);
-        while (u < limit) {
-            int a = spanOf(u);
-            int b = other.spanOf(u);
-            long chunk = Math.min(Math.min(end[a], other.end[b]), limit) - u;
-            long aAt = at[a] + (u - start[a]);
-            long bAt = other.at[b] + (u - other.start[b]);
-            long m = chunk <= 16 ? shortMismatch(source, aAt, other.source, bAt, chunk)
-                    : MemorySegment.mismatch(source, aAt, aAt + chunk, other.source, bAt, bAt + chunk);
-            if (m >= 0) {
-                common[0] = u + m;
-                return Integer.compare(source.get(ValueLayout.JAVA_BYTE, aAt + m) & 0xFF, other.source.get(ValueLayout.JAVA_BYTE, bAt + m) & 0xFF);
-            }
-            u += chunk;
-        }
-        common[0] = limit;
-        return Long.compare(length, other.length);
+    long mismatch(long aAt, MemorySegment b, long bAt, long n) {
+        return n <= 16 ? shortMismatch(source, aAt, b, bAt, n) : MemorySegment.mismatch(source, aAt, aAt + n, b, bAt, bAt + n);
+    }
+
+    @Override
+    int compareUnit(long aAt, MemorySegment b, long bAt) {
+        return Integer.compare(source.get(ValueLayout.JAVA_BYTE, aAt) & 0xFF, b.get(ValueLayout.JAVA_BYTE, bAt) & 0xFF);
     }
 
     /** Byte-by-byte mismatch for short runs, where the vectorised one's setup dominates. */
@@ -95,13 +82,7 @@ final class ByteSpanKey extends SpanKey {
     }
 
     @Override
-    void copyUnits(long from, long to, byte[] dst, long dstAt) {
-        long u = from;
-        while (u < to) {
-            int s = spanOf(u);
-            long chunk = Math.min(end[s], to) - u;
-            MemorySegment.copy(source, ValueLayout.JAVA_BYTE, at[s] + (u - start[s]), dst, (int) (dstAt + (u - from)), (int) chunk);
-            u += chunk;
-        }
+    void copyRun(long from, byte[] dst, long dstAt, long n) {
+        MemorySegment.copy(source, ValueLayout.JAVA_BYTE, from, dst, (int) dstAt, (int) n);
     }
 }

@@ -178,10 +178,45 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
     /**
      * Compares this key with another of the same unit from unit {@code from}, where both agree
      * on [0, from): returns a negative, zero or positive number, and puts the exact unit LCP in
-     * {@code common[0]}.
+     * {@code common[0]}. Walks both span stacks run by run; the unit's class compares the runs.
      */
-    abstract int compareFrom(SpanKey other, long from, long[] common);
+    final int compareFrom(SpanKey other, long from, long[] common) {
+        long u = from;
+        long limit = Math.min(length, other.length);
+        while (u < limit) {
+            int a = spanOf(u);
+            int b = other.spanOf(u);
+            long chunk = Math.min(Math.min(end[a], other.end[b]), limit) - u;
+            long aAt = at[a] + (u - start[a]);
+            long bAt = other.at[b] + (u - other.start[b]);
+            long m = mismatch(aAt, other.source, bAt, chunk);
+            if (m >= 0) {
+                common[0] = u + m;
+                return compareUnit(aAt + m, other.source, bAt + m);
+            }
+            u += chunk;
+        }
+        common[0] = limit;
+        return Long.compare(length, other.length);
+    }
+
+    /** The first of n units at {@code aAt} of this input and {@code bAt} of {@code b} that differ, or -1. */
+    abstract long mismatch(long aAt, MemorySegment b, long bAt, long n);
+
+    /** Orders this input's unit at {@code aAt} against {@code b}'s at {@code bAt} (known to differ). */
+    abstract int compareUnit(long aAt, MemorySegment b, long bAt);
 
     /** Copies key units [from, to) into {@code dst} at unit {@code dstAt}. */
-    abstract void copyUnits(long from, long to, byte[] dst, long dstAt);
+    final void copyUnits(long from, long to, byte[] dst, long dstAt) {
+        long u = from;
+        while (u < to) {
+            int s = spanOf(u);
+            long chunk = Math.min(end[s], to) - u;
+            copyRun(at[s] + (u - start[s]), dst, dstAt + (u - from), chunk);
+            u += chunk;
+        }
+    }
+
+    /** Copies n units of this input from {@code from} into {@code dst} at unit {@code dstAt}. */
+    abstract void copyRun(long from, byte[] dst, long dstAt, long n);
 }
