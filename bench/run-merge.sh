@@ -18,8 +18,9 @@
 # Outputs (under docs/benchmarks/raw/): merge-<date>[-TAG].json (JMH -rf json) and
 # merge-<date>[-TAG].log (console).
 #
-# Full run: 3 forks everywhere; MergeBench 30 parameter/method combinations × 3 forks × ~8 s,
-# MergeVsRocksBench 2 × 3 × ~25 s, MergeKWayBench 4 × 3 × ~20 s: about 20 minutes on 2 cores.
+# Full run: 3 forks everywhere; MergeBench 60 parameter/method combinations (byte and bit policies)
+# × 3 forks × ~8 s, MergeVsRocksBench 2 × 3 × ~25 s, MergeKWayBench 4 × 3 × ~20 s: about 30 minutes
+# on 2 cores. A subset: BENCH_REGEX='MergeBench' bench/run-merge.sh -p policy=bit-fixed13,bit-variable8-24
 set -euo pipefail
 
 KIND=merge

@@ -33,7 +33,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The native-merge fixture of {@code index-query-merge.md} §5.3 ({@link MergeFixture}): two inputs
+ * The native-merge fixture of {@code index-query-merge.md} §5.3 ({@link MergeFixture}), byte and
+ * bit policies (KV02 with bit units; see the fixture for how its bit keys and values are padded
+ * to whole bytes): two inputs
  * of 2,731 and 2,730 records merged into 4,096 distinct keys, newer wins. Scores are ns per
  * distinct output key ({@code @OperationsPerInvocation(4096)}).
  *
@@ -66,7 +68,7 @@ public class MergeBench {
     /** A key-aware "newer wins": forces the merger to materialise every key. */
     private static final KeyedValueMerger KEYED_NEWER_WINS = (key, older, newer) -> newer;
 
-    @Param({"byte-fixed8", "byte-variable8-24"})
+    @Param({"byte-fixed8", "byte-variable8-24", "bit-fixed13", "bit-variable8-24"})
     public String policy;
 
     @Param({"prefix0", "prefix64", "prefix4096", "tail4096", "fragments"})

@@ -7,7 +7,9 @@ import dev.everett.api.SegmentCursor;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentInfo;
 import dev.everett.api.SegmentReader;
+import dev.everett.api.SegmentFormat;
 import dev.everett.api.SegmentWriter;
+import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueWidth;
 import java.io.IOException;
@@ -17,8 +19,8 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * The native-merge fixture of {@code index-query-merge.md} §5.3 ({@code bench/native_encoded.cc}),
- * byte policies only: 4,096 records, two overlapping inputs, newer wins.
+ * The native-merge fixture of {@code index-query-merge.md} §5.3 ({@code bench/native_encoded.cc}):
+ * 4,096 records, two overlapping inputs, newer wins; byte and bit policies.
  *
  * <ul>
  *   <li>ids fixture: key {@code i} is {@code prefix × 'p'} ∥ 8-byte big-endian {@code i} ∥
@@ -36,6 +38,22 @@ import java.util.HexFormat;
  * <p>Policies (K = W = 15): byte-fixed8 = {@code defaultBytes()} with RAW values and
  * {@code ValueWidth.fixed(8)}; byte-variable8–24 = {@code defaultBytes()} with RAW values.
  * Files are written under {@link CommonWidthRule#policy()}.
+ *
+ * <p>Bit policies are KV02 with bit units ({@code stringPolicy().withFormat(KV02)}: EG0
+ * backspaces) and RAW values, the counterpart of C++'s bit-unit native streams with their value
+ * lengths or common width. Our keys and values are whole bytes (docs/format.md, "Bit units"), so
+ * the bit fixture differs from §5.3 where §5.3 needs partial bytes; each difference keeps the
+ * meaningful bits and pads them to a byte:
+ * <ul>
+ *   <li>ids keys: the byte key above, then one byte whose top 3 bits are the §5.3 tail
+ *       ({@code 101} for odd i, {@code 010} for even) and whose low 5 bits are zero;</li>
+ *   <li>fragments keys: the byte keys above (zero <em>bytes</em>, where §5.3 uses zero bits), so
+ *       keys are 8 times as long in bits and the span stacks as deep;</li>
+ *   <li>values: m meaningful bits, m = 13 (bit-fixed13) or {@code 8 + i % 17} (bit-variable8–24),
+ *       with the same bit pattern, padded with zero bits to {@code ceil(m / 8)} bytes. So
+ *       bit-fixed13 has a fixed 16-bit value ({@code ValueWidth.fixed(16)}, no value lengths) and
+ *       bit-variable8–24 values of 8, 16 or 24 bits, each with EG0 of its length.</li>
+ * </ul>
  */
 public final class MergeFixture {
     public static final int N = 4096;
@@ -57,14 +75,28 @@ public final class MergeFixture {
         }
     }
 
-    /** The policy of a §5.3 byte policy name. */
+    /** The policy of a §5.3 policy name. */
     public static Policy policy(String name) {
         Policy raw = Policy.defaultBytes().withGrammar(ValueGrammar.RAW);
+        Policy bits = Policy.stringPolicy().withFormat(SegmentFormat.KV02).withGrammar(ValueGrammar.RAW);
         return switch (name) {
             case "byte-fixed8" -> raw.withValueWidth(ValueWidth.fixed(8));
             case "byte-variable8-24" -> raw;
+            case "bit-fixed13" -> bits.withValueWidth(ValueWidth.fixed(16));
+            case "bit-variable8-24" -> bits;
             default -> throw new IllegalArgumentException("unknown merge fixture policy " + name);
         };
+    }
+
+    /** Key i under {@code policy}: the byte key, and for bit policies the byte holding §5.3's 3-bit tail (ids keys). */
+    public static byte[] key(Policy policy, Variant v, int i) {
+        byte[] k = key(v, i);
+        if (policy.unit() != Unit.BIT || v.fragments()) {
+            return k;
+        }
+        byte[] out = Arrays.copyOf(k, k.length + 1);
+        out[k.length] = (byte) ((i & 1) == 1 ? 0b1010_0000 : 0b0100_0000);
+        return out;
     }
 
     public static byte[] key(Variant v, int i) {
@@ -88,9 +120,11 @@ public final class MergeFixture {
 
     /** The expected (newer, unmodified) value of record i. */
     public static byte[] value(Policy policy, int i) {
-        int w = policy.valueWidth().isFixed() ? (int) policy.valueWidth().units() : 8 + i % 17;
-        byte[] out = new byte[w];
-        for (int j = 0; j < 8 * w; j++) {
+        boolean bits = policy.unit() == Unit.BIT;
+        int meaningful = bits ? (policy.valueWidth().isFixed() ? 13 : 8 + i % 17)
+                : 8 * (policy.valueWidth().isFixed() ? (int) policy.valueWidth().units() : 8 + i % 17);
+        byte[] out = new byte[(meaningful + 7) / 8];
+        for (int j = 0; j < meaningful; j++) {
             if ((i + j) % 3 != 0) {
                 out[j >>> 3] |= (byte) (0x80 >>> (j & 7));
             }
@@ -109,7 +143,7 @@ public final class MergeFixture {
                 if (i % 3 == 2) {
                     value[0] ^= (byte) 0x80;
                 }
-                w.put(key(v, i), value);
+                w.put(key(policy, v, i), value);
             }
             return w.finish();
         }
@@ -120,7 +154,7 @@ public final class MergeFixture {
         try (SegmentWriter w = engine.newWriter(target, policy, CommonWidthRule.policy())) {
             for (int i = 0; i < N; i++) {
                 if (i % 3 != 0) {
-                    w.put(key(v, i), value(policy, i));
+                    w.put(key(policy, v, i), value(policy, i));
                 }
             }
             return w.finish();
@@ -140,7 +174,7 @@ public final class MergeFixture {
                 if (n >= N) {
                     throw new IllegalStateException(merged + ": more than " + N + " records");
                 }
-                byte[] key = key(v, n);
+                byte[] key = key(policy, v, n);
                 byte[] value = value(policy, n);
                 if (!Arrays.equals(c.keyBytes(), key) || !Arrays.equals(c.valueBytes(), value)) {
                     throw new IllegalStateException(merged + ": record " + n + " is (" + hex(c.keyBytes()) + ", "
