@@ -426,6 +426,36 @@ class MergeTest {
         }
     }
 
+    /**
+     * KV02 bit values must fill their VLEN slot: record 0's value "x" (presence bit 1, EG0(1),
+     * the byte) with its presence bit cleared is an absent value followed by bits, refused as
+     * the merge reads the first record, before anything is published.
+     */
+    @Test
+    void aKv02BitValueThatDoesNotFillItsSlotIsCorrupt() throws Exception {
+        Policy policy = Policy.stringPolicy().withFormat(SegmentFormat.KV02);
+        TreeMap<byte[], byte[]> a = new TreeMap<>(Arrays::compareUnsigned);
+        a.put("k".getBytes(), "x".getBytes());
+        Path p = write("bad-value", policy, a);
+        long value;
+        try (SegmentReader r = engine.open(p, policy, OpenMode.TYPED)) {
+            EncodedRecords records = EncodedRecords.of(r);
+            assertTrue(records.next());
+            assertEquals(12, records.valueLength());
+            value = records.valueAt();
+        }
+        byte[] bytes = Files.readAllBytes(p);
+        bytes[(int) (value >>> 3)] &= (byte) ~(0x80 >>> (int) (value & 7));
+        Files.write(p, bytes);
+        Path out = dir.resolve("bad-value-out");
+        try (SegmentReader r1 = engine.open(p, policy, OpenMode.TYPED);
+             SegmentReader r2 = engine.open(write("good", policy, a), policy, OpenMode.TYPED)) {
+            CorruptSegmentException e = assertThrows(CorruptSegmentException.class, () -> NativeMerger.of(r1, r2).into(out).start());
+            assertTrue(e.getMessage().contains("absent value"), e.getMessage());
+        }
+        assertTrue(Files.notExists(out));
+    }
+
     /** Inputs of different policies (unit, format or backspace code) are refused before anything is written. */
     @Test
     void inputsOfDifferentPoliciesAreRefused() throws Exception {
