@@ -113,16 +113,7 @@ final class BitNativeWriter {
         long length = path + 8L * keyLength;
         long previousBits = path + 8L * previousLength;
         BitOutput o = bits;
-        if (count % blockWidth == 0) {
-            blockStarts.add(o.bitPosition());
-            o.writeEg0(retained);
-        } else {
-            backspace(o, previousBits - retained);
-        }
-        o.writeEg0(length - retained);
-        if (!kv03 && streamWidth < 0) {
-            o.writeEg0(encoded);
-        }
+        header(retained, previousBits, length - retained, encoded);
         o.writeBitsOf(key, retained - path, length - retained);
         if (optional) {
             o.writeBits(present ? 1 : 0, 1);
@@ -133,11 +124,7 @@ final class BitNativeWriter {
             }
             o.writeBitsOf(value, 0, 8L * valueLength);
         }
-        if (count == 0) {
-            firstWidth = encoded;
-        } else if (encoded != firstWidth) {
-            widthsAgree = false;
-        }
+        trackWidth(encoded);
         if (previous.length < keyLength) {
             previous = Arrays.copyOf(previous, Math.max(keyLength, previous.length * 2));
         }
@@ -169,26 +156,40 @@ final class BitNativeWriter {
                     + " bits and adds " + literalLength + ": not a strictly increasing key of whole bytes");
         }
         int path = kv03 ? Coding.KV03_PATH_BITS : 0;
+        header(path + retained, path + previousBits, literalLength, valueLength);
+        bits.writeBitsOf(literal, literalAt, literalLength);
+        bits.writeBitsOf(value, valueAt, valueLength);
+        trackWidth(valueLength);
+        previousLength = (int) (keyBits >>> 3);
+        count++;
+    }
+
+    /**
+     * A record's framing up to its literal, in logical bits: EG0(retained) at a block start,
+     * else the backspace from the previous key; EG0 of the literal's bits; KV02 without a
+     * common width, EG0 of the encoded value's bits.
+     */
+    private void header(long retained, long previousBits, long literalBits, long encoded) throws IOException {
         BitOutput o = bits;
         if (count % blockWidth == 0) {
             blockStarts.add(o.bitPosition());
-            o.writeEg0(path + retained);
+            o.writeEg0(retained);
         } else {
             backspace(o, previousBits - retained);
         }
-        o.writeEg0(literalLength);
+        o.writeEg0(literalBits);
         if (!kv03 && streamWidth < 0) {
-            o.writeEg0(valueLength);
+            o.writeEg0(encoded);
         }
-        o.writeBitsOf(literal, literalAt, literalLength);
-        o.writeBitsOf(value, valueAt, valueLength);
+    }
+
+    /** Notes whether every value so far has the first one's encoded width (for the infer rule). */
+    private void trackWidth(long encoded) {
         if (count == 0) {
-            firstWidth = valueLength;
-        } else if (valueLength != firstWidth) {
+            firstWidth = encoded;
+        } else if (encoded != firstWidth) {
             widthsAgree = false;
         }
-        previousLength = (int) (keyBits >>> 3);
-        count++;
     }
 
     private void backspace(BitOutput o, long v) throws IOException {
