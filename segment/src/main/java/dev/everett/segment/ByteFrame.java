@@ -3,6 +3,7 @@ package dev.everett.segment;
 import dev.everett.api.CorruptSegmentException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 
 /**
  * Parses the framing of byte-unit front-coded records in place: the block-start ABS or the
@@ -52,8 +53,51 @@ final class ByteFrame extends Frame {
         this.unique = stream.unique();
     }
 
+    private static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Almost every header is two or three one-byte counts: one 8-byte load reads them all, and
+     * every check of {@link #readChecked} is made on the loaded values. Anything else (a longer
+     * count, a record near the stream's end, any failed check) goes through
+     * {@link #readChecked}, which parses count by count and names what is wrong.
+     */
     @Override
     void read(boolean blockStart, long previousLength, boolean first, long fcStart) {
+        long p = pos;
+        if (p + 8 <= end) {
+            long w = s.get(LE_LONG, p);
+            boolean fixed = commonWidth >= 0;
+            if ((w & (fixed ? 0x8080L : 0x80_8080L)) == 0) {
+                long c0 = w & 0xFF;
+                long suffix = (w >>> 8) & 0xFF;
+                long value = fixed ? commonWidth : (w >>> 16) & 0xFF;
+                long at = p + (fixed ? 2 : 3);
+                long kept;
+                boolean ok;
+                if (blockStart) {
+                    kept = c0;
+                    ok = first ? c0 == 0 : c0 <= (previousLength >= 0 ? previousLength : p - fcStart);
+                } else {
+                    kept = previousLength - c0;
+                    ok = c0 <= previousLength;
+                }
+                long room = end - at;
+                if (ok && (suffix != 0 || first || !unique) && suffix <= room && value <= room - suffix) {
+                    start = p;
+                    retained = kept;
+                    suffixAt = at;
+                    suffixLength = suffix;
+                    valueAt = at + suffix;
+                    valueLength = value;
+                    pos = at + suffix + value;
+                    return;
+                }
+            }
+        }
+        readChecked(blockStart, previousLength, first, fcStart);
+    }
+
+    private void readChecked(boolean blockStart, long previousLength, boolean first, long fcStart) {
         start = pos;
         if (blockStart) {
             long abs = count();

@@ -123,8 +123,18 @@ final class Catalog {
         return "the directory";
     }
 
+    /**
+     * Cached here because every query touches it at every level. FcStream is an immutable
+     * record, so a racing first call at worst parses the (equal) stream twice.
+     */
+    private FcStream nativeStream;
+
     FcStream nativeStream() {
-        return natives.typed().stream();
+        FcStream s = nativeStream;
+        if (s == null) {
+            nativeStream = s = natives.typed().stream();
+        }
+        return s;
     }
 
     FcStream secondaryStream() {

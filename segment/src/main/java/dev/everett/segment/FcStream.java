@@ -75,6 +75,7 @@ record FcStream(MemorySegment segment, Corruption corruption, long start, long e
         if (first == count) {
             w.next = first;
             w.previousLength = -1;
+            w.untilBlock = 0;
             return;
         }
         long block = first / blockWidth;
@@ -85,12 +86,18 @@ record FcStream(MemorySegment segment, Corruption corruption, long start, long e
         }
         f.pos = start + offset;
         long previous = -1;
-        for (long o = blockOrdinal; o < first; o++) {
-            f.read(o == blockOrdinal, previous, o == 0, start);
+        if (first > blockOrdinal) {
+            f.read(true, -1, blockOrdinal == 0, start);
             previous = f.keyLength();
+            for (long o = blockOrdinal + 1; o < first; o++) {
+                f.read(false, previous, false, start);
+                previous = f.keyLength();
+            }
         }
         w.next = first;
-        w.previousLength = first == blockOrdinal ? -1 : previous;
+        w.previousLength = previous;
+        // Records left before the next block start: the division is done once per window, not per record.
+        w.untilBlock = first - blockOrdinal == 0 ? 0 : blockWidth - (first - blockOrdinal);
     }
 
     /** A cursor over a run of consecutive records, entered anywhere; reused across streams. */
@@ -104,6 +111,8 @@ record FcStream(MemorySegment segment, Corruption corruption, long start, long e
         /** Ordinal of the record the next {@link #read()} returns. */
         long next;
         long previousLength;
+        /** Records before the next block start; 0 means the next record starts a block. */
+        long untilBlock;
 
         /** Makes {@link #frame} a frame of the stream's framing, bound to it. */
         Frame bind(FcStream s) {
@@ -126,7 +135,10 @@ record FcStream(MemorySegment segment, Corruption corruption, long start, long e
                 throw st.corruption.at(st.byteOffset(frame.pos), "read past the last of " + st.count + " records");
             }
             Frame f = frame;
-            f.read(o % st.blockWidth == 0, previousLength, o == 0, st.start);
+            long left = untilBlock;
+            boolean blockStart = left == 0;
+            f.read(blockStart, previousLength, o == 0, st.start);
+            untilBlock = (blockStart ? st.blockWidth : left) - 1;
             previousLength = f.retained + f.suffixLength;
             next = o + 1;
         }

@@ -17,16 +17,25 @@ import java.lang.foreign.ValueLayout;
  * {@code 0} then the query's bits, as the streams hold logical keys.
  */
 final class QueryContext {
+    private static final ValueLayout.OfLong BIG_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+    private static final java.lang.invoke.VarHandle QUERY_LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
     private final Corruption corruption;
     /** Bit unit: positions and lengths count bits, the query is a bit string. */
     private final boolean bits;
     /** Bit unit: bits of sort code in front of the host's query (1 for KV03). */
     private final int pathBits;
+    /**
+     * The query's units. Byte unit: a private copy padded with 8 zero bytes, so that an 8-byte
+     * load at any position inside the query stays in bounds; shared by reference with the
+     * contexts copied from this one (they all belong to one probe and one query at a time).
+     */
     byte[] query;
     int queryLength;
+    /** Byte unit: the buffer {@link #start} copies the query into, grown as needed. */
+    private byte[] padded = new byte[24];
     /** The query's length in bits (bit unit: of the logical query). */
     long queryBits;
-    private MemorySegment querySegment;
     long common;
     int order;
     boolean lengthKnown;
@@ -50,10 +59,13 @@ final class QueryContext {
     void start(byte[] q, int n) {
         if (bits && pathBits > 0) {
             query = BitStrings.shiftedRight(q, 8L * n, pathBits);
-            querySegment = null;
-        } else if (q != query) {
-            query = q;
-            querySegment = MemorySegment.ofArray(q);
+        } else {
+            if (padded.length < n + 8) {
+                padded = new byte[n + 8 + (n >>> 1)];
+            }
+            System.arraycopy(q, 0, padded, 0, n);
+            java.util.Arrays.fill(padded, n, n + 8, (byte) 0);
+            query = padded;
         }
         queryLength = n;
         int path = bits ? pathBits : 0;
@@ -65,10 +77,7 @@ final class QueryContext {
     }
 
     void copyFrom(QueryContext o) {
-        if (o.query != query) {
-            query = o.query;
-            querySegment = o.querySegment;
-        }
+        query = o.query;
         queryLength = o.queryLength;
         queryBits = o.queryBits;
         common = o.common;
@@ -87,30 +96,68 @@ final class QueryContext {
             return;
         }
         if (lengthKnown && retained > length) {
-            throw corruption.at(recordAt, "record retains " + retained + " units of a boundary key only " + length + " long");
+            throw retainsTooMuch(recordAt, retained, "units");
         }
         if (common >= 8 * retained) {
-            long rest = queryLength - retained;
-            long n = Math.min(literal, rest);
-            long m = MemorySegment.mismatch(s, at, at + n, querySegment, retained, retained + n);
-            if (m >= 0) {
-                int a = s.get(ValueLayout.JAVA_BYTE, at + m) & 0xFF;
-                int b = query[(int) (retained + m)] & 0xFF;
-                order = a < b ? -1 : 1;
-                common = 8 * (retained + m) + Integer.numberOfLeadingZeros(a ^ b) - 24;
-            } else {
-                common = 8 * (retained + n);
-                order = Long.compare(literal, rest);
-            }
+            compareLiteral(s, retained, at, literal);
         }
         lengthKnown = true;
         length = keyLength;
     }
 
+    private dev.everett.api.CorruptSegmentException retainsTooMuch(long at, long retained, String unit) {
+        return corruption.at(at, "record retains " + retained + " " + unit + " of a boundary key only " + length + " long");
+    }
+
+    /**
+     * Byte unit, the boundary agreeing with Q on its whole retained prefix: compares the literal
+     * with Q from there. Kept apart and small so that the JIT inlines it into the window scans.
+     * Literals are mostly a few bytes, so they are compared 8 bytes at a time: one big-endian
+     * load from each side (the query is padded, and the literal lies inside the mapped file, so
+     * a load that would pass the file's end falls back to bytes), masked to what is compared.
+     */
+    private void compareLiteral(MemorySegment s, long retained, long at, long literal) {
+        long rest = queryLength - retained;
+        long n = Math.min(literal, rest);
+        long size = s.byteSize();
+        byte[] query = this.query;
+        int q = (int) retained;
+        long m = 0;
+        while (m < n) {
+            long x;
+            if (at + m + 8 <= size) {
+                x = s.get(BIG_LONG, at + m);
+            } else {
+                x = tail(s, at + m, Math.min(8, n - m));
+            }
+            long y = (long) QUERY_LONG.get(query, q + (int) m);
+            long take = Math.min(8, n - m);
+            long mask = -1L << (64 - 8 * take);
+            long d = (x ^ y) & mask;
+            if (d != 0) {
+                order = Long.compareUnsigned(x & mask, y & mask) < 0 ? -1 : 1;
+                common = 8 * (retained + m) + Long.numberOfLeadingZeros(d);
+                return;
+            }
+            m += take;
+        }
+        common = 8 * (retained + n);
+        order = Long.compare(literal, rest);
+    }
+
+    /** Up to 8 bytes at the very end of the file, big-endian in the top of a long. */
+    private static long tail(MemorySegment s, long at, long count) {
+        long x = 0;
+        for (int i = 0; i < count; i++) {
+            x |= (s.get(ValueLayout.JAVA_BYTE, at + i) & 0xFFL) << (56 - 8 * i);
+        }
+        return x;
+    }
+
     /** {@link #advance} in bits: positions are file bit offsets, {@code recordAt} too. */
     private void advanceBits(MemorySegment s, long recordAt, long retained, long at, long literal, long keyLength) {
         if (lengthKnown && retained > length) {
-            throw corruption.at(recordAt >>> 3, "record retains " + retained + " bits of a boundary key only " + length + " long");
+            throw retainsTooMuch(recordAt >>> 3, retained, "bits");
         }
         if (common >= retained) {
             long rest = queryBits - retained;

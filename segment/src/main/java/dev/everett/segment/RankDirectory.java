@@ -34,6 +34,9 @@ final class RankDirectory {
 
     /** Borrowed keys of this route in group g. */
     int classOf(long g) {
+        if (total == 0) {
+            return 0; // an empty route (every secondary route of a single-run chain): nothing to read
+        }
         long bit = g * bits;
         long wordAt = classes + 8 * (bit >>> 6);
         int shift = (int) (bit & 63);
@@ -46,7 +49,7 @@ final class RankDirectory {
 
     /** Borrowed keys of this route before group g; rank(G) is the route's total (D13). */
     long rank(long g) {
-        if (g >= groups) {
+        if (g >= groups || total == 0) {
             return total;
         }
         long block = g >>> 7;
