@@ -39,7 +39,10 @@ jmh_cmd="java${JAVA_OPTS:+ $JAVA_OPTS} --enable-native-access=ALL-UNNAMED -jar b
   echo "# finished $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(uptime)"
 } 2>&1 | tee "$log"
 
-python3 bench/summarize_merge.py --jmh "$json" --log "$log" \
+# UPDATES="raw/a.json ..." summarises this run as an update of earlier full runs (see bench/jmhfiles.py).
+jmh_args=()
+for f in ${UPDATES:-}; do jmh_args+=(--jmh "$f"); done
+python3 bench/summarize_merge.py "${jmh_args[@]}" --jmh "$json" --log "$log" \
   --command "bench/run-merge.sh${*:+ $*}" --command "$jmh_cmd" \
   --out docs/benchmarks/merge.md > /dev/null
 echo "summary: docs/benchmarks/merge.md; raw: $json, $log"

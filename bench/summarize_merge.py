@@ -22,6 +22,7 @@ from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from summarize import fmt, fmt_ratio, machine_info, median, ratio, status  # noqa: E402  (shared with the KV02 summary)
+import jmhfiles  # noqa: E402
 
 POLICIES = ["byte-fixed8", "byte-variable8-24", "bit-fixed13", "bit-variable8-24"]
 VARIANTS = ["prefix0", "prefix64", "prefix4096", "tail4096", "fragments"]
@@ -111,16 +112,14 @@ def cell(r, digits=1):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--jmh", required=True, help="JMH result file (-rf json)")
+    ap.add_argument("--jmh", required=True, action="append",
+                    help="JMH result file (-rf json); repeat to update a full run with a partial re-run")
     ap.add_argument("--out", default="docs/benchmarks/merge.md")
     ap.add_argument("--command", action="append", default=[], help="command line(s) of the run, for the record")
     ap.add_argument("--log", help="path of the run's console log, for the record")
     args = ap.parse_args(argv)
 
-    with open(args.jmh, encoding="utf-8") as f:
-        entries = json.load(f)
-    if not entries:
-        sys.exit(f"{args.jmh}: no benchmarks in the result")
+    entries = jmhfiles.load(args.jmh)
     results = [summarise(e) for e in entries]
     for r in results:
         if r["unit"] != "ns/op":
@@ -147,7 +146,7 @@ def main(argv):
             "only to check that the harness works.")
         out("")
     out(f"Generated {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} by `bench/summarize_merge.py` from "
-        f"`{args.jmh}`. How to run and what each benchmark does: see the end of this page.")
+        f"{jmhfiles.describe(args.jmh)}. How to run and what each benchmark does: see the end of this page.")
     out("")
     out("Every figure is **ns per distinct output key**, the **median of the fork medians** (each fork's median "
         "over its measurement iterations), with the **min–max of the fork medians** in brackets. Ratios are taken "
@@ -308,7 +307,7 @@ def main(argv):
             f"measurement, mode {e.get('mode')}.")
     for c in args.command:
         out(f"- Command: `{c}`")
-    out(f"- Raw JMH JSON: `{args.jmh}`" + (f"; console log: `{args.log}`" if args.log else "") + ".")
+    out(f"- Raw JMH JSON: {jmhfiles.describe(args.jmh)}" + (f"; console log: `{args.log}`" if args.log else "") + ".")
     out("")
     out(WHAT)
     out("## Per-fork medians")
