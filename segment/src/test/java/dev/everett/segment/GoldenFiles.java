@@ -418,10 +418,25 @@ final class GoldenFiles {
     }
 
     private static String manifestLine(Golden g) {
-        Policy p = g.policy();
         CommonWidthRule rule = g.rule();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", g.name());
+        putPolicy(m, g.policy());
+        m.put("widthRule", rule.kind().name().toLowerCase());
+        m.put("promisedWidth", rule.kind() == CommonWidthRule.Kind.PROMISED ? rule.width() : null);
+        m.put("records", g.records());
+        m.put("bytes", g.bytes());
+        m.put("commonWidth", g.commonWidth() < 0 ? null : g.commonWidth());
+        m.put("efSparseWords", g.efSparseWords());
+        m.put("about", g.about());
+        return line(m);
+    }
+
+    /**
+     * The policy's fields of a manifest line (here and in golden-ix03's manifest): unit, format,
+     * backspace code and parameter, W, K, fixed width, grammar.
+     */
+    static void putPolicy(Map<String, Object> m, Policy p) {
         m.put("unit", p.unit() == Unit.BYTE ? "byte" : "bit");
         m.put("format", p.format() == SegmentFormat.KV03 ? "kv03" : "kv02");
         m.put("backspace", p.unit() == Unit.BYTE ? "varint"
@@ -431,13 +446,29 @@ final class GoldenFiles {
         m.put("groupSize", p.groupSize());
         m.put("fixedWidth", p.valueWidth().isFixed() ? p.valueWidth().units() : null);
         m.put("grammar", p.grammar() == ValueGrammar.RAW ? "raw" : "optional");
-        m.put("widthRule", rule.kind().name().toLowerCase());
-        m.put("promisedWidth", rule.kind() == CommonWidthRule.Kind.PROMISED ? rule.width() : null);
-        m.put("records", g.records());
-        m.put("bytes", g.bytes());
-        m.put("commonWidth", g.commonWidth() < 0 ? null : g.commonWidth());
-        m.put("efSparseWords", g.efSparseWords());
-        m.put("about", g.about());
+    }
+
+    /** The policy {@link #putPolicy} wrote into a manifest line. */
+    static Policy policy(Map<String, Object> m) {
+        Unit unit = switch ((String) m.get("unit")) {
+            case "byte" -> Unit.BYTE;
+            case "bit" -> Unit.BIT;
+            default -> throw new IllegalArgumentException("unknown unit in " + m);
+        };
+        BackspaceCode backspace = switch ((String) m.get("backspace")) {
+            case "varint" -> BackspaceCode.VARINT;
+            case "exp-golomb" -> BackspaceCode.expGolomb(Math.toIntExact((Long) m.get("backspaceParameter")));
+            case "golomb" -> BackspaceCode.golomb((Long) m.get("backspaceParameter"));
+            default -> throw new IllegalArgumentException("unknown backspace in " + m);
+        };
+        SegmentFormat format = "kv03".equals(m.get("format")) ? SegmentFormat.KV03 : SegmentFormat.KV02;
+        return new Policy(unit, Math.toIntExact((Long) m.get("blockWidth")), (Long) m.get("groupSize"),
+                m.get("fixedWidth") == null ? ValueWidth.variable() : ValueWidth.fixed((Long) m.get("fixedWidth")),
+                backspace, "raw".equals(m.get("grammar")) ? ValueGrammar.RAW : ValueGrammar.OPTIONAL, format);
+    }
+
+    /** One flat JSON object on one line, in the map's order (strings, numbers, booleans, null). */
+    static String line(Map<String, Object> m) {
         StringBuilder sb = new StringBuilder("{");
         for (var e : m.entrySet()) {
             if (sb.length() > 1) {
@@ -451,21 +482,7 @@ final class GoldenFiles {
     }
 
     private static Golden golden(Map<String, Object> m) {
-        Unit unit = switch ((String) m.get("unit")) {
-            case "byte" -> Unit.BYTE;
-            case "bit" -> Unit.BIT;
-            default -> throw new IllegalArgumentException("unknown unit in " + m);
-        };
-        BackspaceCode backspace = switch ((String) m.get("backspace")) {
-            case "varint" -> BackspaceCode.VARINT;
-            case "exp-golomb" -> BackspaceCode.expGolomb(Math.toIntExact((Long) m.get("backspaceParameter")));
-            case "golomb" -> BackspaceCode.golomb((Long) m.get("backspaceParameter"));
-            default -> throw new IllegalArgumentException("unknown backspace in " + m);
-        };
-        SegmentFormat format = "kv03".equals(m.get("format")) ? SegmentFormat.KV03 : SegmentFormat.KV02;
-        Policy p = new Policy(unit, Math.toIntExact((Long) m.get("blockWidth")), (Long) m.get("groupSize"),
-                m.get("fixedWidth") == null ? ValueWidth.variable() : ValueWidth.fixed((Long) m.get("fixedWidth")),
-                backspace, "raw".equals(m.get("grammar")) ? ValueGrammar.RAW : ValueGrammar.OPTIONAL, format);
+        Policy p = policy(m);
         CommonWidthRule rule = switch ((String) m.get("widthRule")) {
             case "policy" -> CommonWidthRule.policy();
             case "infer" -> CommonWidthRule.infer();
