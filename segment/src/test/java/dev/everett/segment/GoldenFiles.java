@@ -115,7 +115,7 @@ final class GoldenFiles {
                         "W = 1 and one 70,000-byte value: an Elias–Fano group is sparse", GoldenFiles::sparseEf),
                 // KV03: Everett's string policy (bit unit, sort code 0, EG0 counts, self-delimiting values).
                 new Spec("kv03-empty", KV03, CommonWidthRule.policy(),
-                        "KV03, no records: empty dictionary, offsets [0], one Elias–Fano entry", List::of),
+                        "KV03, no records: empty dictionary, offsets [0], one Elias–Fano entry; common width present and 0 (KV03 always discovers it)", List::of),
                 new Spec("kv03-empty-infer", KV03, CommonWidthRule.infer(),
                         "KV03, no records under the infer rule: common width present and 0", List::of),
                 new Spec("kv03-single-empty-key", KV03, CommonWidthRule.policy(),
@@ -142,7 +142,7 @@ final class GoldenFiles {
                 new Spec("kv03-fixed-width", KV03.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(71)), CommonWidthRule.policy(),
                         "KV03, RAW, policy-fixed 71 bits (EG0(8) and 8 bytes): flags 3, a stride in the residuals", GoldenFiles::fixedWidth),
                 new Spec("kv03-inferred-common-width", KV03, CommonWidthRule.infer(),
-                        "KV03, every value 4 bytes (1 + 5 + 32 = 38 bits): the infer rule records common width 38", GoldenFiles::inferred),
+                        "KV03, every value 4 bytes (1 + 5 + 32 = 38 bits): common width 38 (recorded under any rule in KV03)", GoldenFiles::inferred),
                 new Spec("kv03-long-counts", KV03.withBlockWidth(2), CommonWidthRule.policy(),
                         "KV03, keys and values over 127 bytes: long EG0 counts and backspaces", GoldenFiles::longVarints),
                 new Spec("kv03-shared-prefix-10k", KV03, CommonWidthRule.policy(),
