@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the shaded benchmarks.jar and runs the "KV02 foundation" benchmarks (Everett and RocksDB
-# in the same JMH run), then summarises them into docs/benchmarks/kv02.md.
+# in the same JMH run) with the KV03 and KV02-bit walk and write beside them (bitWalk, bitWrite),
+# then summarises them into docs/benchmarks/kv02.md. Full run: 13 configurations × 5 forks, about
+# 23 minutes on 2 cores.
 #
 #   bench/run-kv02.sh                       # full run: the settings in the benchmark classes
 #   bench/run-kv02.sh -f 1 -wi 1 -i 2       # extra arguments go to JMH (here: a smoke run)
@@ -8,7 +10,7 @@
 # Environment:
 #   TAG=smoke        appended to the raw file names (kv02-<date>-smoke.json)
 #   SKIP_BUILD=1     reuse bench/target/benchmarks.jar
-#   BENCH_REGEX=...  JMH benchmark regex (default: all KV02 benchmarks)
+#   BENCH_REGEX=...  JMH benchmark regex (default: all Kv02* benchmarks, the bit profiles included)
 #
 # Outputs (under docs/benchmarks/raw/): kv02-<date>[-TAG].json (JMH -rf json),
 # kv02-<date>[-TAG]-sizes.json (SizeReport), kv02-<date>[-TAG].log (console).

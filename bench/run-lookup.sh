@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Builds the shaded benchmarks.jar and runs the "IX03 lookups" benchmarks (Everett's cascade and
-# RocksDB get on the same fixture, in the same JMH run, plus the single-segment get/seek), then
-# summarises them into docs/benchmarks/lookup.md.
+# Builds the shaded benchmarks.jar and runs the "IX03 lookups" benchmarks (Everett's cascade in the
+# byte and bit profiles and RocksDB get on the same fixture, in the same JMH run, plus the
+# single-segment get/seek), then summarises them into docs/benchmarks/lookup.md.
 #
 #   bench/run-lookup.sh                          # full run: the settings in the benchmark classes
 #                                                # (3 forks, 4 × 0.5 s warm-up, 3 × 1 s measurement;
-#                                                #  50 configurations × 3 forks, about 18–22 minutes
-#                                                #  on 2 cores)
+#                                                #  62 configurations × 3 forks: byte 24, bit 12
+#                                                #  (independent order), RocksDB 24, single segment 2;
+#                                                #  about 18–24 minutes on 2 cores, plus about a
+#                                                #  minute for LookupSizeReport, both profiles)
 #   TAG=smoke bench/run-lookup.sh -f 1 -wi 1 -i 1 -w 1s -r 1s    # extra arguments go to JMH
 #
 # Environment:
 #   TAG=smoke        appended to the raw file names (lookup-<date>-smoke.json)
 #   SKIP_BUILD=1     reuse bench/target/benchmarks.jar
-#   SKIP_SIZES=1     skip LookupSizeReport (the summary then has no size section)
+#   SKIP_SIZES=1     skip LookupSizeReport (the summary then has no size sections)
 #   BENCH_REGEX=...  JMH benchmark regex (default: LookupBench and SingleSegmentBench)
 #
 # Outputs (under docs/benchmarks/raw/): lookup-<date>[-TAG].json (JMH -rf json),

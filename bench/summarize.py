@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Summarise a JMH JSON result of the KV02 foundation benchmarks into docs/benchmarks/kv02.md.
 
+Also the bit profiles beside KV02 (issue #4): Kv02ReadBench.bitWalk and Kv02WriteBench.bitWrite
+under profile = kv03 (Policy.stringPolicy()) and kv02bit (the same policy writing KV02) are named
+bitWalk[kv03] etc., and the section "KV03 beside KV02" divides the KV02 medians by theirs.
+
 Standard library only. For every benchmark it takes each fork's measurement iterations
 (primaryMetric.rawData is one list per fork), computes the median per fork, and reports the
 MEDIAN OF THE FORK MEDIANS together with the min-max range of the fork medians. Ratios between
@@ -34,7 +38,17 @@ KNOWN = {
     "everettRecordAtRandom": ("point", "Everett recordAt(random ordinal)"),
     "everettRecordAtBlockStart": ("point", "Everett recordAt(random multiple of W): select-dominated"),
     "rocksSeekRandom": ("point", "RocksDB iterator seek(random key) + key/value (context only)"),
+    "bitWrite[kv03]": ("write", "Everett KV03 writer (stringPolicy(), RAW), as everettWrite"),
+    "bitWrite[kv02bit]": ("write", "Everett KV02 bit-unit writer (stringPolicy() as KV02, RAW), as everettWrite"),
+    "bitWalk[kv03]": ("walk", "Everett cursor walk over the KV03 file, as everettWalk"),
+    "bitWalk[kv02bit]": ("walk", "Everett cursor walk over the KV02 bit-unit file, as everettWalk"),
 }
+# The bit profiles beside KV02 (issue #4): label, walk and write benchmark, SizeReport variant format/unit.
+PROFILES = [
+    ("KV02, byte unit (`defaultBytes()`, RAW; the benchmarks above)", "everettWalk", "everettWrite", ("KV02", "BYTE")),
+    ("KV03 (`stringPolicy()`, RAW)", "bitWalk[kv03]", "bitWrite[kv03]", ("KV03", "BIT")),
+    ("KV02, bit unit (`stringPolicy()` as KV02, RAW)", "bitWalk[kv02bit]", "bitWrite[kv02bit]", ("KV02", "BIT")),
+]
 ORDER = list(KNOWN)
 
 # Full-run settings in the benchmark classes; anything lighter is flagged as a smoke run.
@@ -156,6 +170,8 @@ def main(argv):
     results = {}
     for e in entries:
         r = summarise_benchmark(e)
+        if "profile" in r["params"]:
+            r["name"] = f"{r['name']}[{r['params']['profile']}]"
         if r["name"] in results:
             # Same method under several parameter values: keep them apart.
             r["name"] = r["name"] + "[" + ",".join(f"{k}={v}" for k, v in sorted(r["params"].items())) + "]"
@@ -259,7 +275,9 @@ def main(argv):
         for v in sizes.get("kv02Variants", []):
             tag = " (measured)" if v.get("headline") else ""
             name = v["name"].replace(" (measured)", "")
-            out(f"| KV02 — {name}{tag} | {v['bytes']:,} | {v['bytes'] / RECORDS:.3f} | {v['bytes'] / sst:.4f} |")
+            if (v.get("format", "KV02"), v.get("unit", "BYTE")) == ("KV02", "BYTE"):
+                name = "KV02 — " + name
+            out(f"| {name}{tag} | {v['bytes']:,} | {v['bytes'] / RECORDS:.3f} | {v['bytes'] / sst:.4f} |")
         out(f"| SST — NO_COMPRESSION, default BlockBasedTableConfig | {sst:,} | {sst / RECORDS:.3f} | 1.0000 |")
         out("")
         props = sizes.get("sstProperties")
@@ -279,6 +297,39 @@ def main(argv):
     out(f"| Write throughput, Everett / SstFileWriter put(byte[]) | {fmt_ratio(write_vs_bytes)} |")
     out(f"| Write throughput, Everett / SstFileWriter put(direct ByteBuffer) | {fmt_ratio(write_vs_direct)} |")
     out(f"| File size, KV02 / SST | {size_ratio:.4f} |" if size_ratio is not None else "| File size, KV02 / SST | n/a |")
+    out("")
+
+    out("## KV03 beside KV02 (issue #4)")
+    out("")
+    if any(g(walk) or g(write) for _, walk, write, _ in PROFILES[1:]):
+        out("The same 1,000,000 records, loop and consumption in each profile, in the same JMH run: the walk is "
+            "`everettWalk`'s cursor loop, the write `everettWrite`'s put loop and `finish()`. All three use the RAW "
+            "grammar and `CommonWidthRule.policy()`. \"vs KV02\" is the throughput ratio against byte-unit KV02 "
+            "(KV02 time / profile time; below 1 means slower than KV02), its bracket pairing the extreme fork medians.")
+        out("")
+        out("| Profile | walk ns/record | range | walk vs KV02 | write ns/record | range | write vs KV02 | file bytes | vs KV02 |")
+        out("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        variants = {}
+        for v in (sizes or {}).get("kv02Variants", []):
+            key = (v.get("format", "KV02"), v.get("unit", "BYTE"))
+            if v.get("headline") or key != ("KV02", "BYTE"):
+                variants.setdefault(key, v["bytes"])
+        base_bytes = variants.get(("KV02", "BYTE"))
+        for label, walk, write, key in PROFILES:
+            wk, wr = g(walk), g(write)
+            cells = [label]
+            for r, base_r in ((wk, ev_walk), (wr, ev_write)):
+                cells += [fmt(r["median"]) if r else "n/a", f"{fmt(r['min'])}–{fmt(r['max'])}" if r else "",
+                          fmt_ratio(ratio(base_r, r)) if r and base_r else "n/a"]
+            b = variants.get(key)
+            cells += [f"{b:,}" if b else "n/a", f"{b / base_bytes:.4f}" if b and base_bytes else "n/a"]
+            out("| " + " | ".join(cells) + " |")
+        out("")
+        out("KV03 frames each value as EG0(byte count) then the bytes (11 + 256 bits here) and each key behind the "
+            "one-bit sort code; KV02 with bit units keeps KV02's framing in bits (an EG0 VLEN of 256 bits). File bytes "
+            "from `SizeReport` (whole files).")
+    else:
+        out("Not in this run (no `bitWalk`/`bitWrite`).")
     out("")
 
     out("## Targets (issue \"KV02 foundation\")")

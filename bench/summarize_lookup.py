@@ -7,7 +7,10 @@ For every benchmark and parameter combination it takes each fork's measurement i
 MEDIAN OF THE FORK MEDIANS with the min-max range of the fork medians. The Everett/RocksDB
 throughput ratio of a configuration is RocksDB's median time / Everett's median time; its range
 pairs the extreme fork medians (slowest Everett fork against fastest RocksDB fork, and the
-reverse).
+reverse). Everett runs in two profiles: byte (KV02 + IX03, LookupBench.everett) and bit (KV03 +
+IX03, LookupBench.everettBit, or any Everett entry whose "profile" parameter is "bit"); the
+byte/bit throughput ratio (bit time / byte time) is set beside Everett's published one, and the
+size report's bit totals beside the byte totals.
 
 usage: summarize_lookup.py --jmh RESULT.json [--sizes SIZES.json] [--out lookup.md]
                            [--command "how the run was started"] [--log run.log]
@@ -38,6 +41,16 @@ PUBLISHED_SOURCE = ("Everett `byte_lookup_compare` as published in index-query-m
                     "of 3 processes × 3 trials of 8,192 lookups over Q = 4,096 keys. \"byte\" = KV02 + IX03 (what "
                     "we implement), \"bit\" = KV03 + IX03. The spec calls them relative references, not targets.")
 
+# Also §5.1: "Byte is ~2.04x bit overall (range 1.78-2.23x)", and whole-fixture totals at N = 131,072
+# (byte, bit). Issue #4 quotes the size comparison as "bit files 4.7-5.0% smaller for structured
+# keys and 0.7-1.1% larger for hash-like keys".
+PUBLISHED_BYTE_OVER_BIT = (2.04, 1.78, 2.23)
+PUBLISHED_TOTALS = {
+    (131072, "struct16"): (6_762_352, 6_422_208),
+    (131072, "hash128"): (30_321_360, 30_651_952),
+}
+PUBLISHED_BIT_SIZE_TEXT = {"struct16": "4.7–5.0 % smaller", "hash128": "0.7–1.1 % larger"}
+
 KEY_ORDER = ["struct16", "hash128"]
 QUERY_ORDER = ["hit", "miss", "mixed"]
 ORDER_ORDER = ["independent", "dependent"]
@@ -59,6 +72,19 @@ def rng(r):
 
 def cfg_key(params):
     return (int(params["n"]), params["keys"], params["queries"], params["order"])
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+def pct(new, old):
+    return f"{100.0 * (new - old) / old:+.2f} %"
+
+
+def diff(ours, published):
+    """Our total against a published one: "equal", or the signed difference in bytes."""
+    return "equal" if ours == published else f"{ours - published:+,}"
 
 
 def sort_key(k):
@@ -85,21 +111,22 @@ def main(argv):
         with open(args.sizes, encoding="utf-8") as f:
             sizes = json.load(f)
 
-    everett, rocks, segment, other = {}, {}, {}, []
+    everett, everett_bit, rocks, segment, other = {}, {}, {}, {}, []
     for e in entries:
         r = base.summarise_benchmark(e)
         if r["unit"] != "us/op":
             sys.exit(f"{r['full']}: expected us/op scores, got {r['unit']}")
         cls_method = ".".join(r["full"].split(".")[-2:])
-        if cls_method == "LookupBench.everett":
-            everett[cfg_key(r["params"])] = r
+        if cls_method in ("LookupBench.everett", "LookupBench.everettBit"):
+            profile = r["params"].get("profile", "byte")
+            (everett_bit if profile == "bit" else everett)[cfg_key(r["params"])] = r
         elif cls_method == "LookupBench.rocks":
             rocks[cfg_key(r["params"])] = r
         elif cls_method.startswith("SingleSegmentBench."):
             segment[r["name"]] = r
         else:
             other.append(r)
-    allr = list(everett.values()) + list(rocks.values()) + list(segment.values()) + other
+    allr = list(everett.values()) + list(everett_bit.values()) + list(rocks.values()) + list(segment.values()) + other
     forks_min = min(r["forks"] for r in allr)
     iters_min = min(min(r["iterations"]) for r in allr)
     smoke = forks_min < FULL_FORKS or iters_min < FULL_MEASUREMENTS
@@ -126,6 +153,8 @@ def main(argv):
 
     # ---------------------------------------------------------------- main table
     out("## Lookup fixture (index-query-merge.md §5.1)")
+    out("")
+    out("Everett in the byte profile (KV02 + IX03, `Policy.defaultBytes()`); the bit profile is in the next section.")
     out("")
     header = ("| N | keys | order | queries | Everett µs | range | RocksDB µs | range | Everett/RocksDB throughput | "
               "C++ Everett byte µs (published) | Java/C++ time |")
@@ -155,7 +184,7 @@ def main(argv):
         out(row)
     out("")
     if ratios:
-        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        geo = geomean(ratios)
         out(f"Geometric mean of the Everett/RocksDB throughput ratio over the {len(ratios)} configurations: "
             f"**{geo:.2f}×** (range of the per-configuration medians {min(ratios):.2f}×–{max(ratios):.2f}×).")
         out("")
@@ -163,17 +192,61 @@ def main(argv):
         "below); it says how far this port is from the reference implementation only roughly.")
     out("")
 
+    # ---------------------------------------------------------------- byte vs bit
+    out("## Byte vs bit profile (issue #4)")
+    out("")
+    if everett_bit:
+        out("Everett's two profiles on the same records and queries, in the same JMH run: byte = KV02 + IX03 "
+            "(`Policy.defaultBytes()`), bit = KV03 + IX03 (`Policy.stringPolicy()`: bit unit, K = W = 15, EG0 "
+            "backspaces). \"Byte/bit throughput\" is bit time / byte time (above 1 means byte lookups are faster); "
+            "its range pairs the extreme fork medians. The published C++ columns are §5.1's independent hits "
+            "(other hardware, see below).")
+        out("")
+        out("| N | keys | order | queries | byte µs | range | bit µs | range | byte/bit throughput | "
+            "C++ byte/bit (published) | C++ bit µs (published) | Java/C++ bit time |")
+        out("|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+        bit_ratios, hit_ratios = [], []
+        for k in sorted(everett_bit, key=sort_key):
+            n, keys, queries, order = k
+            by, bi = everett.get(k), everett_bit[k]
+            r = base.ratio(bi, by) if by else None
+            if r:
+                bit_ratios.append(r["median"])
+                if (queries, order) == ("hit", "independent"):
+                    hit_ratios.append(r["median"])
+            pub = PUBLISHED.get((n, keys)) if (queries, order) == ("hit", "independent") else None
+            vs_cpp_bit = f"{bi['median'] / pub[1]:.2f}×" if pub else "—"
+            out(f"| {n:,} | {KEY_TEXT.get(keys, keys)} | {order} | {queries} | "
+                f"{us(by['median']) if by else 'n/a'} | {rng(by) if by else ''} | {us(bi['median'])} | {rng(bi)} | "
+                f"{base.fmt_ratio(r)} | {f'{pub[1] / pub[0]:.2f}×' if pub else '—'} | {f'{pub[1]:.3f}' if pub else '—'} | "
+                f"{vs_cpp_bit} |")
+        out("")
+        lo, hi = PUBLISHED_BYTE_OVER_BIT[1], PUBLISHED_BYTE_OVER_BIT[2]
+        if bit_ratios:
+            out(f"Geometric mean of our byte/bit throughput ratio: **{geomean(bit_ratios):.2f}×** over the "
+                f"{len(bit_ratios)} configurations ({min(bit_ratios):.2f}×–{max(bit_ratios):.2f}×)"
+                + (f", **{geomean(hit_ratios):.2f}×** over the {len(hit_ratios)} independent-hit configurations "
+                   f"({min(hit_ratios):.2f}×–{max(hit_ratios):.2f}×)" if hit_ratios else "")
+                + f". Published (§5.1, C++): byte ≈ **{PUBLISHED_BYTE_OVER_BIT[0]:.2f}×** bit overall "
+                f"(range {lo:.2f}–{hi:.2f}×).")
+            out("")
+    else:
+        out("Not in this run (no `LookupBench.everettBit`).")
+        out("")
+
     out("### Published C++ figures (for reference)")
     out("")
     out("| N | keys | byte µs | bit µs | measured here? |")
     out("|---:|---|---:|---:|---|")
     for (n, keys), (b, bit) in PUBLISHED.items():
-        here = "yes (independent hits above)" if any(k[0] == n and k[1] == keys for k in everett) else "no"
+        profiles = [name for name, runs in (("byte", everett), ("bit", everett_bit)) if any(k[0] == n and k[1] == keys for k in runs)]
+        here = f"yes, {' and '.join(profiles)} (independent hits above)" if profiles else "no"
         out(f"| {n:,} | {KEY_TEXT[keys]} | {b:.3f} | {bit:.3f} | {here} |")
     out("")
-    out(PUBLISHED_SOURCE + " Also published there: byte ≈ 2.04× faster than bit overall; per query ≈ 11.3 "
+    out(PUBLISHED_SOURCE + " Also published there: byte ≈ 2.04× faster than bit overall (1.78–2.23×); per query ≈ 11.3 "
         "Elias–Fano selects, ≈ 11.6 rank calls and ≈ 102 frame parses (byte); profile split (byte, structured) EF "
-        "≈ 9.5 %, rank ≈ 2.4 %, frame decoding ≈ 19 %, key comparison ≈ 23 %.")
+        "≈ 9.5 %, rank ≈ 2.4 %, frame decoding ≈ 19 %, key comparison ≈ 23 % (bit profiles: frame decoding "
+        "≈ 67–69 %).")
     out("")
 
     # ---------------------------------------------------------------- single segment
@@ -225,35 +298,62 @@ def main(argv):
                 f"{e['indexBytes']:,} | {ptxt} | {r['sstTotal']:,} | {r['dataSize']:,} / {r['indexSize']:,} / "
                 f"{r['filterSize']:,} | {r['otherTotal']:,} | {e['total'] / r['sstTotal']:.4f} |")
         out("")
-        out("Everett's published totals: N = 131,072 from Everett's `byte_lookup_compare` (§5.1); N = 8,192 structured "
+        out("Everett's published totals (byte profile): N = 131,072 from Everett's `byte_lookup_compare` (§5.1); N = 8,192 structured "
             "from the per-file model of ix03.md §10 (which `LookupFixtureSizesTest` pins file by file). RocksDB "
             "\"other files\" are MANIFEST, OPTIONS, LOG, CURRENT, IDENTITY, LOCK and the (empty) WAL, listed apart "
             "because they do not hold data. Both sides were checked in full before being measured: every record's key "
             "gives its value and every key between two records is absent.")
         out("")
-        # Per-file table: roles as rows, fixtures as columns.
-        roles = []
-        for fx in sizes["fixtures"]:
-            for f in fx["everett"]["files"]:
-                if f["role"] not in roles:
-                    roles.append(f["role"])
+        if any("everettBit" in fx for fx in sizes["fixtures"]):
+            out("### Bit vs byte profile, complete file bytes (issue #4)")
+            out("")
+            out("Every `.kv` and `.index` of each chain (the routing head's empty native included), both chains "
+                "checked in full first. Published: §5.1's totals at N = 131,072, and issue #4's summary of the C++ "
+                "comparison.")
+            out("")
+            out("| N | keys | byte (KV02 + IX03) | bit (KV03 + IX03) | bit .kv | bit .index | bit vs byte | "
+                "published byte / bit | published bit vs byte | issue #4 |")
+            out("|---:|---|---:|---:|---:|---:|---:|---|---:|---|")
+            for fx in sizes["fixtures"]:
+                e, b = fx["everett"], fx.get("everettBit")
+                if not b:
+                    continue
+                pub = PUBLISHED_TOTALS.get((fx["n"], fx["keys"]))
+                if pub:
+                    ptxt = f"{pub[0]:,} / {pub[1]:,} (ours: {diff(e['total'], pub[0])} / {diff(b['total'], pub[1])})"
+                    ppct = pct(pub[1], pub[0])
+                else:
+                    ptxt, ppct = "—", "—"
+                out(f"| {fx['n']:,} | {KEY_TEXT.get(fx['keys'], fx['keys'])} | {e['total']:,} | {b['total']:,} | "
+                    f"{b['kvBytes']:,} | {b['indexBytes']:,} | **{pct(b['total'], e['total'])}** | {ptxt} | {ppct} | "
+                    f"{PUBLISHED_BIT_SIZE_TEXT.get(fx['keys'], '—')} |")
+            out("")
+        # Per-file tables, one per profile: roles as rows, fixtures as columns.
         role_order = ["kv stride 1 (run1)", "index terminal over run1", "kv stride 4 (run4)", "index run4, main = previous",
                       "kv stride 16 (run16)", "kv stride 128 (secondary)", "index run16, main = previous, secondary = run128",
                       "kv stride 64 (run64)", "index run64, main = previous", "kv empty (routing, shared)",
                       "index routing, main = previous", "index routing (head)"]
-        roles.sort(key=lambda x: role_order.index(x) if x in role_order else 99)
         cols = [f"{fx['n']:,} {fx['keys']}" for fx in sizes["fixtures"]]
-        out("Everett files, bytes (chain order, oldest first):")
-        out("")
-        out("| File | " + " | ".join(cols) + " |")
-        out("|---|" + "---:|" * len(cols))
-        for role in roles:
-            cells = []
+        for side, title in (("everett", "byte profile, KV02 + IX03"), ("everettBit", "bit profile, KV03 + IX03")):
+            if not all(side in fx for fx in sizes["fixtures"]):
+                continue
+            roles = []
             for fx in sizes["fixtures"]:
-                b = [f["bytes"] for f in fx["everett"]["files"] if f["role"] == role]
-                cells.append(" + ".join(f"{x:,}" for x in b) if b else "—")
-            out(f"| {role} | " + " | ".join(cells) + " |")
-        out("")
+                for f in fx[side]["files"]:
+                    if f["role"] not in roles:
+                        roles.append(f["role"])
+            roles.sort(key=lambda x: role_order.index(x) if x in role_order else 99)
+            out(f"Everett files, {title}, bytes (chain order, oldest first):")
+            out("")
+            out("| File | " + " | ".join(cols) + " |")
+            out("|---|" + "---:|" * len(cols))
+            for role in roles:
+                cells = []
+                for fx in sizes["fixtures"]:
+                    b = [f["bytes"] for f in fx[side]["files"] if f["role"] == role]
+                    cells.append(" + ".join(f"{x:,}" for x in b) if b else "—")
+                out(f"| {role} | " + " | ".join(cells) + " |")
+            out("")
         out("RocksDB SST files, bytes (ingested oldest first: run1, run4, run128, run16, run64):")
         out("")
         out("| Level | " + " | ".join(cols) + " |")
@@ -283,8 +383,9 @@ def main(argv):
         "little-endian bytes of `mix(o + c·0xa0761d6478bd642f)`, then the last 8 bytes overwritten with `BE64(o)`. "
         "Record i ∈ [0, N) = `(key(2i), value(i))`, value = 32 × `'v'` with the first 8 bytes `LE64(i)`.")
     out("- **Runs** by ordinal: stride s ∈ {1, 4, 16, 64} holds `i % s == 0`; the secondary holds `i % 128 == 0`. "
-        "**Everett chain** (public API only, `Policy.defaultBytes()`: byte unit, K = W = 15, optional values, so "
-        "values are stored as 33 bytes): `index(run1)`, `index(run4, main)`, `index(run16, main, secondary = "
+        "**Everett chain** (public API only) in two profiles: byte = `Policy.defaultBytes()` (KV02 natives, byte "
+        "unit, values stored as 33 bytes), bit = `Policy.stringPolicy()` (KV03 natives, bit unit, EG0 backspaces, "
+        "values as a presence bit, EG0(32) and the 32 bytes); both K = W = 15 with optional values: `index(run1)`, `index(run4, main)`, `index(run16, main, secondary = "
         "run128)`, `index(run64, main)`, `prepareHead(…, null)` (routing: one node at N = 8,192, two at 131,072), "
         "`openChain(head).get(key)`.")
     out("- **RocksDB** (rocksdbjni): each run written with `SstFileWriter` and ingested with `ingestExternalFile` "
@@ -299,7 +400,9 @@ def main(argv):
         "`j mod Q`, dependent order `(j + prevDigest) mod Q` (digest = `mix(LE64(value[0..8)))`, absent "
         "`0x5be0cd19137e2179`). Each invocation checks the trial checksum against an oracle. Everett reads the digest "
         "in place from the mapped value (`Lookup.value()`), RocksDB from the copied array.")
-    out("- Files under `/dev/shm`; each fork builds only the side it measures in its trial set-up.")
+    out("- Files under `/dev/shm`; each fork builds only the side (and Everett profile) it measures in its trial "
+        "set-up. The bit profile runs independent order only (`LookupBench.everettBit`), the order of the published "
+        "byte-vs-bit figures; RocksDB runs once per configuration.")
     out("")
     out("## How this was run")
     out("")
@@ -323,6 +426,8 @@ def main(argv):
     out("|---|---|")
     for k in sorted(everett, key=sort_key):
         out(f"| everett {k[0]} {k[1]} {k[3]} {k[2]} | {', '.join(us(x) for x in everett[k]['fork_medians'])} |")
+    for k in sorted(everett_bit, key=sort_key):
+        out(f"| everett bit {k[0]} {k[1]} {k[3]} {k[2]} | {', '.join(us(x) for x in everett_bit[k]['fork_medians'])} |")
     for k in sorted(rocks, key=sort_key):
         out(f"| rocks {k[0]} {k[1]} {k[3]} {k[2]} | {', '.join(us(x) for x in rocks[k]['fork_medians'])} |")
     for n, r in segment.items():

@@ -15,6 +15,11 @@ package dev.everett.api;
  *       {@code finish()} and rewrites its payload once when a common width was found.</li>
  * </ul>
  *
+ * <p>KV03 natives (bit unit) follow Everett's KV03 encoder instead, under every rule: they record
+ * the width every encoded value has, if there is one (0 for an empty file, or the promised width).
+ * Their values delimit themselves, so this changes only the envelope and the Elias–Fano stride; a
+ * promise is still checked value by value.
+ *
  * @param kind    which rule
  * @param width   the promised width in policy units (only for {@link Kind#PROMISED})
  */

@@ -3,6 +3,7 @@ package dev.everett.bench;
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
+import dev.everett.api.SegmentFormat;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentInfo;
 import dev.everett.api.SegmentReader;
@@ -63,6 +64,22 @@ public final class Kv02Data {
     /** The Everett policy measured (see the class comment). */
     public static Policy policy() {
         return Policy.defaultBytes().withGrammar(ValueGrammar.RAW);
+    }
+
+    /**
+     * The bit profiles measured beside {@link #policy()} on the same records, with the same RAW
+     * grammar and width rule: "kv03" is Everett's string policy ({@link Policy#stringPolicy()}:
+     * bit unit, K = W = 15, EG0 backspaces; KV03 frames each value as EG0(byte count) and the
+     * bytes), "kv02bit" the same policy writing KV02 with bit units (an EG0 VLEN of the value's
+     * bits, then the bytes).
+     */
+    public static Policy bitPolicy(String profile) {
+        Policy kv03 = Policy.stringPolicy().withGrammar(ValueGrammar.RAW);
+        return switch (profile) {
+            case "kv03" -> kv03;
+            case "kv02bit" -> kv03.withFormat(SegmentFormat.KV02);
+            default -> throw new IllegalArgumentException("profile must be kv03 or kv02bit, got " + profile);
+        };
     }
 
     public static CommonWidthRule widthRule() {
@@ -155,9 +172,14 @@ public final class Kv02Data {
         }
     }
 
-    /** Opens an Everett segment written by {@link #writeEverett}. */
+    /** Opens an Everett segment written by {@link #writeEverett} under {@link #policy()}. */
     public static SegmentReader openEverett(SegmentEngine engine, Path file) throws IOException {
-        return engine.open(file, policy(), OpenMode.TYPED);
+        return openEverett(engine, file, policy());
+    }
+
+    /** Opens an Everett segment written by {@link #writeEverett} under {@code policy}. */
+    public static SegmentReader openEverett(SegmentEngine engine, Path file, Policy policy) throws IOException {
+        return engine.open(file, policy, OpenMode.TYPED);
     }
 
     /**

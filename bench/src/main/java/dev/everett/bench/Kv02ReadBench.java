@@ -134,9 +134,57 @@ public class Kv02ReadBench {
     @Benchmark
     @OperationsPerInvocation(Kv02Data.RECORDS)
     public long everettWalk() {
+        return walk(everett);
+    }
+
+    /**
+     * The same data written in a bit profile ({@link Kv02Data#bitPolicy}), opened typed: KV03
+     * (Everett's string policy) or KV02 with bit units. Written once per fork in the trial
+     * set-up, beside the KV02 file and the SST, so it is in the page cache as they are.
+     */
+    @State(Scope.Benchmark)
+    public static class BitFile {
+        /** kv03: {@code Policy.stringPolicy()}; kv02bit: the same policy writing KV02. */
+        @Param({"kv03", "kv02bit"})
+        public String profile;
+
+        SegmentReader reader;
+
+        @Setup(Level.Trial)
+        public void setUp(Kv02ReadBench bench) throws IOException {
+            var policy = Kv02Data.bitPolicy(profile);
+            Path file = bench.work.resolve("data." + profile);
+            SegmentEngine engine = SegmentEngine.load();
+            SegmentInfo info = Kv02Data.writeEverett(engine, file, policy, Kv02Data.widthRule());
+            System.out.printf("%n[sizes] %s %d bytes%n", profile, info.fileBytes());
+            reader = Kv02Data.openEverett(engine, file, policy);
+            if (reader.recordCount() != Kv02Data.RECORDS) {
+                throw new IllegalStateException(profile + " file has " + reader.recordCount() + " records");
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            reader.close();
+        }
+    }
+
+    /** {@link #everettWalk} over the bit-profile file: the cursor rebuilds each key from its bits. */
+    @Benchmark
+    @OperationsPerInvocation(Kv02Data.RECORDS)
+    public long bitWalk(BitFile f) {
+        return walk(f.reader);
+    }
+
+    /**
+     * Per record: the key's first and last byte and length from the key buffer, the value's first
+     * and last byte and length in place (for a bit-unit value off a byte boundary, from the
+     * cursor's reused copy).
+     */
+    private static long walk(SegmentReader reader) {
         long acc = 0;
         long n = 0;
-        try (SegmentCursor c = everett.cursor()) {
+        try (SegmentCursor c = reader.cursor()) {
             while (c.next()) {
                 MemorySegment k = c.keyBuffer();
                 int kl = c.keyLength();

@@ -91,6 +91,29 @@ public class Kv02WriteBench {
         return info.fileBytes();
     }
 
+    /** A bit profile to write the same records in ({@link Kv02Data#bitPolicy}). */
+    @State(Scope.Benchmark)
+    public static class BitProfile {
+        /** kv03: {@code Policy.stringPolicy()}; kv02bit: the same policy writing KV02. */
+        @Param({"kv03", "kv02bit"})
+        public String profile;
+
+        Policy policy;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            policy = Kv02Data.bitPolicy(profile);
+        }
+    }
+
+    /** {@link #everettWrite} in a bit profile: the same records, loop, finish and target. */
+    @Benchmark
+    @OperationsPerInvocation(Kv02Data.RECORDS)
+    public long bitWrite(BitProfile p) throws IOException {
+        SegmentInfo info = Kv02Data.writeEverett(engine, everettTarget, p.policy, rule);
+        return info.fileBytes();
+    }
+
     /** RocksDB {@code SstFileWriter.put(byte[], byte[])}, then {@code finish()}. */
     @Benchmark
     @OperationsPerInvocation(Kv02Data.RECORDS)

@@ -37,6 +37,12 @@ import org.rocksdb.RocksDBException;
  * digest (for a value: SplitMix64 of its first 8 bytes read little-endian in place), and every
  * invocation checks the trial's checksum against the oracle, so a wrong answer fails the run.
  *
+ * <p>Everett runs in both of §5.1's profiles ({@link LookupData.Profile}): {@code everett} is the
+ * byte profile (KV02 + IX03, {@code Policy.defaultBytes()}) in both orders, {@code everettBit} the
+ * bit profile (KV03 + IX03, {@code Policy.stringPolicy()}) in independent order, the order of
+ * Everett's published byte-vs-bit figures. Both run the same trial code on the same records and
+ * queries; RocksDB runs once per configuration, not once per profile.
+ *
  * <p>Everett: {@code chain.get(key)} returns a {@link Lookup} whose value is a view of the mapping
  * (no copy). RocksDB: {@code db.get(readOptions, key, value)} into a reused 32-byte array (its
  * non-allocating {@code byte[]} path; JNI copies the value out).
@@ -70,10 +76,6 @@ public class LookupBench {
         @Param({"hit", "miss", "mixed"})
         public String queries;
 
-        /** independent: query j mod Q; dependent: (j + previous digest) mod Q. */
-        @Param({"independent", "dependent"})
-        public String order;
-
         /** Where to build: a directory, or "auto" for /dev/shm (else java.io.tmpdir). */
         @Param({"auto"})
         public String dir;
@@ -84,12 +86,18 @@ public class LookupBench {
         boolean dependent;
         long expectedChecksum;
 
+        /**
+         * independent: query j mod Q; dependent: (j + previous digest) mod Q. A parameter of each
+         * concrete state, because the bit profile runs independent order only.
+         */
+        abstract String order();
+
         void prepare(String side) throws IOException {
             LookupData.KeyShape shape = LookupData.KeyShape.of(keys);
-            dependent = switch (order) {
+            dependent = switch (order()) {
                 case "independent" -> false;
                 case "dependent" -> true;
-                default -> throw new IllegalArgumentException("order must be independent or dependent, got " + order);
+                default -> throw new IllegalArgumentException("order must be independent or dependent, got " + order());
             };
             work = LookupData.workDir(dir, "everett-lookup-" + side + "-");
             records = LookupData.records(n, shape);
@@ -102,31 +110,36 @@ public class LookupBench {
             return LookupData.queries(n, LookupData.KeyShape.of(keys), LookupData.queryKind(queries));
         }
 
-        void check(long sum) {
+        long check(long sum) {
             if (sum != expectedChecksum) {
                 throw new IllegalStateException("trial checksum " + Long.toHexString(sum) + ", oracle " + Long.toHexString(expectedChecksum));
             }
+            return sum;
         }
     }
 
-    @State(Scope.Benchmark)
-    public static class EverettState extends Fixture {
+    /** Everett's side in one profile: builds and opens the chain. */
+    public abstract static class EverettSide extends Fixture {
         LookupData.EverettFixture fixture;
         Chain chain;
 
+        /** byte (KV02 + IX03) or bit (KV03 + IX03), see {@link LookupData.Profile}. */
+        abstract String profile();
+
         @Setup(Level.Trial)
         public void setUp() throws IOException {
-            prepare("everett");
+            LookupData.Profile p = LookupData.Profile.of(profile());
+            prepare("everett-" + p.label);
             long t0 = System.nanoTime();
-            fixture = LookupData.buildEverett(work.resolve("store"), records);
+            fixture = LookupData.buildEverett(work.resolve("store"), records, p);
             long t1 = System.nanoTime();
             chain = fixture.chain();
             LookupData.checkEverett(chain, queryList());
             long t2 = System.nanoTime();
             var files = LookupData.everettFiles(work.resolve("store"));
             long bytes = files.stream().mapToLong(LookupData.FileSize::bytes).sum();
-            System.out.printf(Locale.ROOT, "%n[everett] N=%d %s: %d bytes in %d files; build %.2f s, query check %.2f s%n",
-                    n, keys, bytes, files.size(), (t1 - t0) / 1e9, (t2 - t1) / 1e9);
+            System.out.printf(Locale.ROOT, "%n[everett %s] N=%d %s: %d bytes in %d files; build %.2f s, query check %.2f s%n",
+                    p.label, n, keys, bytes, files.size(), (t1 - t0) / 1e9, (t2 - t1) / 1e9);
             records = null;
         }
 
@@ -137,8 +150,56 @@ public class LookupBench {
         }
     }
 
+    /** The byte profile in both orders: the full §5.1 matrix beside RocksDB. */
+    @State(Scope.Benchmark)
+    public static class EverettState extends EverettSide {
+        /** Override with {@code -p profile=bit} to run the bit profile through the full matrix. */
+        @Param({"byte"})
+        public String profile;
+
+        @Param({"independent", "dependent"})
+        public String order;
+
+        @Override
+        String profile() {
+            return profile;
+        }
+
+        @Override
+        String order() {
+            return order;
+        }
+    }
+
+    /**
+     * The bit profile, independent order only: Everett's published byte-vs-bit figures are
+     * independent hits, and the dependent rows would add a fifth of the run time for no published
+     * counterpart.
+     */
+    @State(Scope.Benchmark)
+    public static class EverettBitState extends EverettSide {
+        @Param({"bit"})
+        public String profile;
+
+        @Param({"independent"})
+        public String order;
+
+        @Override
+        String profile() {
+            return profile;
+        }
+
+        @Override
+        String order() {
+            return order;
+        }
+    }
+
     @State(Scope.Benchmark)
     public static class RocksState extends Fixture {
+        @Param({"independent", "dependent"})
+        public String order;
+
         LookupData.RocksFixture fixture;
         RocksDB db;
         ReadOptions readOptions;
@@ -161,6 +222,11 @@ public class LookupBench {
             records = null;
         }
 
+        @Override
+        String order() {
+            return order;
+        }
+
         @TearDown(Level.Trial)
         public void tearDown() throws IOException {
             fixture.close();
@@ -168,15 +234,25 @@ public class LookupBench {
         }
     }
 
-    /** Everett: one §5.1 trial through the prepared cascade. */
+    /** Everett, byte profile (KV02 + IX03): one §5.1 trial through the prepared cascade. */
     @Benchmark
     @OperationsPerInvocation(LookupData.TRIAL)
     public long everett(EverettState s) {
-        Chain chain = s.chain;
-        byte[][] keys = s.queryKeys;
+        return s.check(trial(s.chain, s.queryKeys, s.dependent));
+    }
+
+    /** Everett, bit profile (KV03 + IX03): the same trial on the same records and queries. */
+    @Benchmark
+    @OperationsPerInvocation(LookupData.TRIAL)
+    public long everettBit(EverettBitState s) {
+        return s.check(trial(s.chain, s.queryKeys, s.dependent));
+    }
+
+    /** One §5.1 trial of {@code chain.get}, the digest of each value read in place from the mapping. */
+    private static long trial(Chain chain, byte[][] keys, boolean dependent) {
         long sum = 0;
         long prev = 0;
-        if (s.dependent) {
+        if (dependent) {
             for (int j = 0; j < LookupData.TRIAL; j++) {
                 Lookup r = chain.get(keys[(int) ((j + prev) & MASK)]);
                 prev = r.found() ? LookupData.digest(r.value()) : LookupData.ABSENT_DIGEST;
@@ -188,7 +264,6 @@ public class LookupBench {
                 sum += r.found() ? LookupData.digest(r.value()) : LookupData.ABSENT_DIGEST;
             }
         }
-        s.check(sum);
         return sum;
     }
 
@@ -214,7 +289,6 @@ public class LookupBench {
                 sum += len == RocksDB.NOT_FOUND ? LookupData.ABSENT_DIGEST : LookupData.digest(v);
             }
         }
-        s.check(sum);
-        return sum;
+        return s.check(sum);
     }
 }

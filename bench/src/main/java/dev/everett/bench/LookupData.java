@@ -64,8 +64,9 @@ import org.rocksdb.SstFileWriter;
  *       against an oracle that runs the same recurrence on the generator alone.</li>
  * </ul>
  *
- * <p><b>Everett chain</b> (ix03.md §10), oldest/deepest first, policy
- * {@link Policy#defaultBytes()} (K = W = 15, optional values), {@link CommonWidthRule#policy()}:
+ * <p><b>Everett chain</b> (ix03.md §10), oldest/deepest first, in one of two {@link Profile}s:
+ * byte = {@link Policy#defaultBytes()} (KV02 natives), bit = {@link Policy#stringPolicy()} (KV03
+ * natives); both K = W = 15 with optional values, written under {@link CommonWidthRule#policy()}:
  * <pre>
  * c1 = index(run1)                       // terminal
  * c4 = index(run4,  main = c1)
@@ -290,9 +291,35 @@ public final class LookupData {
         }
     }
 
-    /** The Everett policy of the fixture: {@link Policy#defaultBytes()}. */
+    /** The byte profile's policy, {@link Policy#defaultBytes()} (also the single-segment fixture's). */
     public static Policy policy() {
-        return Policy.defaultBytes();
+        return Profile.BYTE.policy;
+    }
+
+    /**
+     * §5.1's two Everett profiles: "byte" = KV02 + IX03 under {@link Policy#defaultBytes()},
+     * "bit" = KV03 + IX03 under {@link Policy#stringPolicy()} (bit unit, K = W = 15, EG0
+     * backspaces, optional values). Same records, same chain, same queries.
+     */
+    public enum Profile {
+        BYTE("byte", Policy.defaultBytes()),
+        BIT("bit", Policy.stringPolicy());
+
+        public final String label;
+        public final Policy policy;
+
+        Profile(String label, Policy policy) {
+            this.label = label;
+            this.policy = policy;
+        }
+
+        public static Profile of(String name) {
+            return switch (name) {
+                case "byte" -> BYTE;
+                case "bit" -> BIT;
+                default -> throw new IllegalArgumentException("profile must be byte or bit, got " + name);
+            };
+        }
     }
 
     private static ObjectId writeRun(SegmentStore store, Records r, int stride) throws IOException {
@@ -306,9 +333,9 @@ public final class LookupData {
         return id;
     }
 
-    /** Builds the §5.1 chain under {@code root} (a fresh directory) and opens it. */
-    public static EverettFixture buildEverett(Path root, Records r) throws IOException {
-        SegmentStore store = SegmentEngine.load().openStore(root, policy());
+    /** Builds the §5.1 chain in {@code profile} under {@code root} (a fresh directory) and opens it. */
+    public static EverettFixture buildEverett(Path root, Records r, Profile profile) throws IOException {
+        SegmentStore store = SegmentEngine.load().openStore(root, profile.policy);
         try {
             List<CatalogRef> catalogs = new ArrayList<>();
             ObjectId run1 = writeRun(store, r, 1);

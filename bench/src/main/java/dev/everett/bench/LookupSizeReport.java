@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -20,7 +21,7 @@ import org.rocksdb.TableProperties;
 /**
  * Whole-file sizes of the "IX03 lookups" fixtures ({@link LookupData}) on both sides, for
  * N ∈ {8,192, 131,072} × {struct16, hash128}: every {@code .kv} and {@code .index} of Everett's
- * chain (with its role), and every file of the RocksDB database (the SSTs with their levels and
+ * chain (with its role) in both profiles (byte: KV02 + IX03, bit: KV03 + IX03), and every file of the RocksDB database (the SSTs with their levels and
  * table properties; the other files — MANIFEST, OPTIONS, LOG, CURRENT, IDENTITY, LOCK, WAL —
  * listed apart). Also the single-segment fixture of {@link SingleSegmentBench}.
  *
@@ -33,12 +34,19 @@ public final class LookupSizeReport {
     private LookupSizeReport() {
     }
 
-    /** Everett's published whole-fixture totals (byte policy), or ix03.md §10's model where Everett published none. */
-    static Long published(int n, LookupData.KeyShape shape) {
+    /**
+     * Everett's published whole-fixture totals in {@code profile}, or for the byte profile at
+     * N = 8,192 ix03.md §10's model where Everett published none; null where neither exists.
+     */
+    static Long published(int n, LookupData.KeyShape shape, LookupData.Profile profile) {
+        boolean struct = shape == LookupData.KeyShape.STRUCT16;
         if (n == 131_072) {
-            return shape == LookupData.KeyShape.STRUCT16 ? 6_762_352L : 30_321_360L;
+            if (profile == LookupData.Profile.BIT) {
+                return struct ? 6_422_208L : 30_651_952L;
+            }
+            return struct ? 6_762_352L : 30_321_360L;
         }
-        if (n == 8_192 && shape == LookupData.KeyShape.STRUCT16) {
+        if (n == 8_192 && struct && profile == LookupData.Profile.BYTE) {
             return 427_096L;
         }
         return null;
@@ -74,17 +82,20 @@ public final class LookupSizeReport {
         return roles;
     }
 
-    private static String fixture(Path work, int n, LookupData.KeyShape shape) throws IOException, RocksDBException {
-        String label = shape.name().toLowerCase(Locale.ROOT);
-        LookupData.Records r = LookupData.records(n, shape);
-        Path root = work.resolve("everett-" + n + "-" + label);
-        Path rocksDir = work.resolve("rocks-" + n + "-" + label);
+    /**
+     * Builds, checks and measures Everett's chain in one profile; returns its JSON object and
+     * adds its total to {@code totals}.
+     */
+    private static String everett(Path work, LookupData.Records r, LookupData.Profile profile, Map<LookupData.Profile, Long> totals)
+            throws IOException {
+        int n = r.n();
+        LookupData.KeyShape shape = r.shape();
+        Path root = work.resolve("everett-" + profile.label + "-" + n + "-" + shape.name().toLowerCase(Locale.ROOT));
         List<String> ev = new ArrayList<>();
         long kvBytes = 0;
         long indexBytes = 0;
         long otherBytes = 0;
-        System.out.printf(Locale.ROOT, "%n== N = %,d, %s ==%n", n, label);
-        try (LookupData.EverettFixture fx = LookupData.buildEverett(root, r)) {
+        try (LookupData.EverettFixture fx = LookupData.buildEverett(root, r, profile)) {
             LookupData.verifyEverett(fx.chain(), r);
             LookupData.checkEverett(fx.chain(), LookupData.queries(n, shape, LookupData.QueryKind.MIXED));
             fx.chain().verify();
@@ -97,14 +108,34 @@ public final class LookupSizeReport {
                     case "index" -> indexBytes += f.bytes();
                     default -> otherBytes += f.bytes();
                 }
-                System.out.printf(Locale.ROOT, "Everett %-52s %-6s %,12d  %s%n", role, f.kind(), f.bytes(), f.name());
+                System.out.printf(Locale.ROOT, "Everett %-4s %-52s %-6s %,12d  %s%n", profile.label, role, f.kind(), f.bytes(), f.name());
             }
         }
-        long evTotal = kvBytes + indexBytes;
-        Long pub = published(n, shape);
-        System.out.printf(Locale.ROOT, "Everett total .kv + .index %,d bytes (.kv %,d, .index %,d; other %,d)%s%n", evTotal, kvBytes,
-                indexBytes, otherBytes, pub == null ? "" : String.format(Locale.ROOT, "; published %,d (%s)", pub,
-                        pub == evTotal ? "equal" : "DIFFERENT"));
+        LookupData.deleteTree(root);
+        long total = kvBytes + indexBytes;
+        totals.put(profile, total);
+        Long pub = published(n, shape, profile);
+        System.out.printf(Locale.ROOT, "Everett %s total .kv + .index %,d bytes (.kv %,d, .index %,d; other %,d)%s%n", profile.label, total,
+                kvBytes, indexBytes, otherBytes, pub == null ? "" : String.format(Locale.ROOT, "; published %,d (%s)", pub,
+                        pub == total ? "equal" : String.format(Locale.ROOT, "DIFFERENT by %+,d", total - pub)));
+        return String.format(Locale.ROOT,
+                "{\"profile\": %s, \"total\": %d, \"kvBytes\": %d, \"indexBytes\": %d, \"otherBytes\": %d, \"published\": %s, "
+                        + "\"publishedSource\": %s,%n       \"files\": [%n        %s]}",
+                q(profile.label), total, kvBytes, indexBytes, otherBytes, pub == null ? "null" : pub.toString(),
+                pub == null ? "null" : q(publishedSource(n)), String.join(",\n        ", ev));
+    }
+
+    private static String fixture(Path work, int n, LookupData.KeyShape shape) throws IOException, RocksDBException {
+        String label = shape.name().toLowerCase(Locale.ROOT);
+        LookupData.Records r = LookupData.records(n, shape);
+        Path rocksDir = work.resolve("rocks-" + n + "-" + label);
+        System.out.printf(Locale.ROOT, "%n== N = %,d, %s ==%n", n, label);
+        Map<LookupData.Profile, Long> totals = new EnumMap<>(LookupData.Profile.class);
+        String byteJson = everett(work, r, LookupData.Profile.BYTE, totals);
+        String bitJson = everett(work, r, LookupData.Profile.BIT, totals);
+        long evTotal = totals.get(LookupData.Profile.BYTE);
+        System.out.printf(Locale.ROOT, "Everett bit / byte bytes: %.4f (%+.2f %%)%n", (double) totals.get(LookupData.Profile.BIT) / evTotal,
+                100.0 * (totals.get(LookupData.Profile.BIT) - evTotal) / evTotal);
 
         List<String> sst = new ArrayList<>();
         List<String> other = new ArrayList<>();
@@ -145,17 +176,15 @@ public final class LookupSizeReport {
                     + "other files %,d bytes in %d files; block cache after a full scan %,d bytes%n",
                     sstBytes, data, index, filter, entries, filterName, otherRocks, other.size(), f.blockCacheUsage());
         }
-        System.out.printf(Locale.ROOT, "Everett / RocksDB SST bytes: %.4f%n", (double) evTotal / sstBytes);
-        LookupData.deleteTree(root);
+        System.out.printf(Locale.ROOT, "Everett byte / RocksDB SST bytes: %.4f%n", (double) evTotal / sstBytes);
         LookupData.deleteTree(rocksDir);
         return String.format(Locale.ROOT,
                 "{\"n\": %d, \"keys\": %s, \"keyBytes\": %d, \"verified\": true,%n"
-                        + "     \"everett\": {\"total\": %d, \"kvBytes\": %d, \"indexBytes\": %d, \"otherBytes\": %d, \"published\": %s, "
-                        + "\"publishedSource\": %s,%n       \"files\": [%n        %s]},%n"
+                        + "     \"everett\": %s,%n"
+                        + "     \"everettBit\": %s,%n"
                         + "     \"rocks\": {\"sstTotal\": %d, \"dataSize\": %d, \"indexSize\": %d, \"filterSize\": %d, \"entries\": %d, "
                         + "\"filterPolicy\": %s, \"otherTotal\": %d,%n       \"sst\": [%n        %s],%n       \"other\": [%n        %s]}}",
-                n, q(label), shape.width, evTotal, kvBytes, indexBytes, otherBytes, pub == null ? "null" : pub.toString(),
-                pub == null ? "null" : q(publishedSource(n)), String.join(",\n        ", ev), sstBytes, data, index, filter, entries,
+                n, q(label), shape.width, byteJson, bitJson, sstBytes, data, index, filter, entries,
                 q(filterName), otherRocks, String.join(",\n        ", sst), String.join(",\n        ", other));
     }
 

@@ -47,7 +47,9 @@ public final class SizeReport {
             List<Variant> variants = List.of(
                     new Variant("RAW, variable width, CommonWidthRule.policy() (measured)", Kv02Data.policy(), Kv02Data.widthRule(), true),
                     new Variant("defaultBytes() (OPTIONAL, variable width), CommonWidthRule.policy()", Policy.defaultBytes(), CommonWidthRule.policy(), false),
-                    new Variant("RAW, fixed(32), CommonWidthRule.policy()", Kv02Data.policy().withValueWidth(ValueWidth.fixed(Kv02Data.VALUE_BYTES)), CommonWidthRule.policy(), false));
+                    new Variant("RAW, fixed(32), CommonWidthRule.policy()", Kv02Data.policy().withValueWidth(ValueWidth.fixed(Kv02Data.VALUE_BYTES)), CommonWidthRule.policy(), false),
+                    new Variant("KV03: stringPolicy() RAW, CommonWidthRule.policy() (bitWalk/bitWrite kv03)", Kv02Data.bitPolicy("kv03"), Kv02Data.widthRule(), false),
+                    new Variant("KV02 bit: stringPolicy() as KV02, RAW, CommonWidthRule.policy() (bitWalk/bitWrite kv02bit)", Kv02Data.bitPolicy("kv02bit"), Kv02Data.widthRule(), false));
             List<String> rows = new ArrayList<>();
             long headline = -1;
             int n = 0;
@@ -61,10 +63,11 @@ public final class SizeReport {
                 if (v.headline()) {
                     headline = size;
                 }
-                rows.add(String.format(Locale.ROOT, "{\"name\": \"%s\", \"bytes\": %d, \"headline\": %b, \"commonWidth\": %d}",
-                        v.name(), size, v.headline(), info.commonWidth()));
-                System.out.printf(Locale.ROOT, "KV02 %-72s %,12d bytes  %.3f B/record  common width %d%n",
-                        v.name(), size, (double) size / Kv02Data.RECORDS, info.commonWidth());
+                rows.add(String.format(Locale.ROOT, "{\"name\": \"%s\", \"format\": \"%s\", \"unit\": \"%s\", \"bytes\": %d, "
+                                + "\"headline\": %b, \"commonWidth\": %d}",
+                        v.name(), v.policy().format(), v.policy().unit(), size, v.headline(), info.commonWidth()));
+                System.out.printf(Locale.ROOT, "%-4s %-72s %,12d bytes  %.3f B/record  common width %d%n",
+                        v.policy().format(), v.name(), size, (double) size / Kv02Data.RECORDS, info.commonWidth());
                 Files.delete(f);
             }
             Path sst = work.resolve("data.sst");

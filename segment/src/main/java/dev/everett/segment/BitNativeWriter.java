@@ -207,7 +207,14 @@ final class BitNativeWriter {
 
     SegmentInfo finish() throws IOException {
         long width = streamWidth;
-        if (rule.kind() == CommonWidthRule.Kind.INFER && !policy.valueWidth().isFixed()) {
+        if (kv03 && !policy.valueWidth().isFixed()) {
+            // KV03 always discovers its common width, whatever the rule (Everett's sort-profile
+            // encoder): the first value's width, dropped at the first value of another width;
+            // an empty file records 0 (a promised width if there was one, which Everett's KV03
+            // writers have no way to ask for). Values delimit themselves, so nothing is
+            // rewritten; the width sets the residual stride of the Elias–Fano directory.
+            width = count == 0 ? Math.max(0, streamWidth) : widthsAgree ? firstWidth : -1;
+        } else if (rule.kind() == CommonWidthRule.Kind.INFER && !policy.valueWidth().isFixed()) {
             if (count == 0) {
                 width = 0;
             } else if (widthsAgree) {

@@ -229,12 +229,16 @@ class BitFuzzTest {
         CommonWidthRule rule = width >= 0 && !policy.valueWidth().isFixed() ? CommonWidthRule.promised(width) : CommonWidthRule.policy();
         Files.deleteIfExists(REENCODED);
         SegmentFixtures.write(REENCODED, policy, rule, read.records());
+        // KV03 records the width its values have (or 0 / the promise without records); a valid
+        // file recording none where its values agree is not what Everett's writer emits.
+        long discovered = KV02PropertyTest.expectedCommonWidth(policy, rule, read.records());
+        boolean widthCanonical = policy.format() != SegmentFormat.KV03 || policy.valueWidth().isFixed() || discovered == width;
         try (Kv02Reader again = Kv02Reader.open(REENCODED, policy, OpenMode.TYPED)) {
             assertEquals(read.records(), SegmentFixtures.walk(again), "re-encoded records differ");
             assertTrue(again.verify().canonical(), "our writer produced a non-canonical file");
-            assertEquals(width, again.commonValueWidth(), "re-encoded common width");
+            assertEquals(widthCanonical ? width : discovered, again.commonValueWidth(), "re-encoded common width");
         }
-        if (read.report().canonical()) {
+        if (read.report().canonical() && widthCanonical) {
             byte[] reencoded = Files.readAllBytes(REENCODED);
             if (!Arrays.equals(input, reencoded)) {
                 fail("a canonical file re-encodes to different bytes (first difference at offset " + Arrays.mismatch(input, reencoded)

@@ -15,7 +15,8 @@ import java.util.zip.CRC32C;
  * files our writer never would (records that keep less than the whole shared prefix, keys out of
  * order, and in KV03 a record that spells its sort code again) and check the writer against an
  * encoder of their own. The directory, the Elias–Fano sections and the envelope come from the
- * same package-private encoders the writer uses. Variable-width policies, no common width.
+ * same package-private encoders the writer uses. Variable-width policies; KV02 bit files record no
+ * common width, KV03 files the one their values have, if any (as Everett's KV03 encoder does).
  */
 final class BitSegmentBytes {
     private BitSegmentBytes() {
@@ -142,6 +143,15 @@ final class BitSegmentBytes {
         }
         long extent = fc.bits;
         residuals[blocks] = extent;
+        // KV03 records a common width whenever every value has one (Everett's sort-profile
+        // encoder), 0 for no records; the residuals lose the stride ordinal × width.
+        long common = kv03 ? commonWidth(policy, records) : -1;
+        if (common > 0) {
+            for (int j = 0; j < blocks; j++) {
+                residuals[j] -= (long) j * w * common;
+            }
+            residuals[blocks] -= records.size() * common;
+        }
         EliasFano ef = EliasFano.build(residuals, residuals.length);
         byte[] payload = fc.toBytes();
         long terminal = records.isEmpty() ? 0 : previousBits;
@@ -163,11 +173,27 @@ final class BitSegmentBytes {
         }
         CRC32C crc = new CRC32C();
         crc.update(body);
-        Envelope env = new Envelope(Envelope.Kind.NATIVE, 0, Unit.BIT, policy.backspace(), w, policy.groupSize(),
-                0, 0, 8L * body.length, records.size(), (int) crc.getValue());
+        Envelope env = new Envelope(Envelope.Kind.NATIVE, common >= 0 ? Envelope.FLAG_COMMON_WIDTH : 0, Unit.BIT,
+                policy.backspace(), w, policy.groupSize(), 0, Math.max(0, common), 8L * body.length, records.size(),
+                (int) crc.getValue());
         byte[] file = Arrays.copyOf(env.encode(), Envelope.BYTES + body.length);
         System.arraycopy(body, 0, file, Envelope.BYTES, body.length);
         return file;
+    }
+
+    /** KV03's discovered common width: the one width every encoded value has, 0 without records, else -1. */
+    static long commonWidth(Policy policy, List<Rec> records) {
+        long width = records.isEmpty() ? 0 : -2;
+        for (Rec r : records) {
+            Sink v = new Sink();
+            value(v, policy, r);
+            if (width == -2) {
+                width = v.bits;
+            } else if (width != v.bits) {
+                return -1;
+            }
+        }
+        return width;
     }
 
     private static void efWords(byte[] body, NativeDirectory dir, EliasFano ef) {

@@ -547,6 +547,9 @@ class CorruptionTest {
             Policy p = golden.policy();
             long cw = reader.commonValueWidth();
             CommonWidthRule rule = cw >= 0 && !p.valueWidth().isFixed() ? CommonWidthRule.promised(cw) : CommonWidthRule.policy();
+            if (p.format() == SegmentFormat.KV03 && KV02PropertyTest.expectedCommonWidth(p, rule, walked) != cw) {
+                return; // valid, but KV03 writers record the width the values have: nothing to compare
+            }
             Path out = rewrites.resolve("rewrite.kv");
             SegmentFixtures.write(out, p, rule, walked);
             byte[] rewritten = Files.readAllBytes(out);

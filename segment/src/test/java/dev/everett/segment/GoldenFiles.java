@@ -115,7 +115,7 @@ final class GoldenFiles {
                         "W = 1 and one 70,000-byte value: an Elias–Fano group is sparse", GoldenFiles::sparseEf),
                 // KV03: Everett's string policy (bit unit, sort code 0, EG0 counts, self-delimiting values).
                 new Spec("kv03-empty", KV03, CommonWidthRule.policy(),
-                        "KV03, no records: empty dictionary, offsets [0], one Elias–Fano entry", List::of),
+                        "KV03, no records: empty dictionary, offsets [0], one Elias–Fano entry; common width present and 0 (KV03 always discovers it)", List::of),
                 new Spec("kv03-empty-infer", KV03, CommonWidthRule.infer(),
                         "KV03, no records under the infer rule: common width present and 0", List::of),
                 new Spec("kv03-single-empty-key", KV03, CommonWidthRule.policy(),
@@ -142,7 +142,7 @@ final class GoldenFiles {
                 new Spec("kv03-fixed-width", KV03.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(71)), CommonWidthRule.policy(),
                         "KV03, RAW, policy-fixed 71 bits (EG0(8) and 8 bytes): flags 3, a stride in the residuals", GoldenFiles::fixedWidth),
                 new Spec("kv03-inferred-common-width", KV03, CommonWidthRule.infer(),
-                        "KV03, every value 4 bytes (1 + 5 + 32 = 38 bits): the infer rule records common width 38", GoldenFiles::inferred),
+                        "KV03, every value 4 bytes (1 + 5 + 32 = 38 bits): common width 38 (recorded under any rule in KV03)", GoldenFiles::inferred),
                 new Spec("kv03-long-counts", KV03.withBlockWidth(2), CommonWidthRule.policy(),
                         "KV03, keys and values over 127 bytes: long EG0 counts and backspaces", GoldenFiles::longVarints),
                 new Spec("kv03-shared-prefix-10k", KV03, CommonWidthRule.policy(),
@@ -418,10 +418,25 @@ final class GoldenFiles {
     }
 
     private static String manifestLine(Golden g) {
-        Policy p = g.policy();
         CommonWidthRule rule = g.rule();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", g.name());
+        putPolicy(m, g.policy());
+        m.put("widthRule", rule.kind().name().toLowerCase());
+        m.put("promisedWidth", rule.kind() == CommonWidthRule.Kind.PROMISED ? rule.width() : null);
+        m.put("records", g.records());
+        m.put("bytes", g.bytes());
+        m.put("commonWidth", g.commonWidth() < 0 ? null : g.commonWidth());
+        m.put("efSparseWords", g.efSparseWords());
+        m.put("about", g.about());
+        return line(m);
+    }
+
+    /**
+     * The policy's fields of a manifest line (here and in golden-ix03's manifest): unit, format,
+     * backspace code and parameter, W, K, fixed width, grammar.
+     */
+    static void putPolicy(Map<String, Object> m, Policy p) {
         m.put("unit", p.unit() == Unit.BYTE ? "byte" : "bit");
         m.put("format", p.format() == SegmentFormat.KV03 ? "kv03" : "kv02");
         m.put("backspace", p.unit() == Unit.BYTE ? "varint"
@@ -431,13 +446,29 @@ final class GoldenFiles {
         m.put("groupSize", p.groupSize());
         m.put("fixedWidth", p.valueWidth().isFixed() ? p.valueWidth().units() : null);
         m.put("grammar", p.grammar() == ValueGrammar.RAW ? "raw" : "optional");
-        m.put("widthRule", rule.kind().name().toLowerCase());
-        m.put("promisedWidth", rule.kind() == CommonWidthRule.Kind.PROMISED ? rule.width() : null);
-        m.put("records", g.records());
-        m.put("bytes", g.bytes());
-        m.put("commonWidth", g.commonWidth() < 0 ? null : g.commonWidth());
-        m.put("efSparseWords", g.efSparseWords());
-        m.put("about", g.about());
+    }
+
+    /** The policy {@link #putPolicy} wrote into a manifest line. */
+    static Policy policy(Map<String, Object> m) {
+        Unit unit = switch ((String) m.get("unit")) {
+            case "byte" -> Unit.BYTE;
+            case "bit" -> Unit.BIT;
+            default -> throw new IllegalArgumentException("unknown unit in " + m);
+        };
+        BackspaceCode backspace = switch ((String) m.get("backspace")) {
+            case "varint" -> BackspaceCode.VARINT;
+            case "exp-golomb" -> BackspaceCode.expGolomb(Math.toIntExact((Long) m.get("backspaceParameter")));
+            case "golomb" -> BackspaceCode.golomb((Long) m.get("backspaceParameter"));
+            default -> throw new IllegalArgumentException("unknown backspace in " + m);
+        };
+        SegmentFormat format = "kv03".equals(m.get("format")) ? SegmentFormat.KV03 : SegmentFormat.KV02;
+        return new Policy(unit, Math.toIntExact((Long) m.get("blockWidth")), (Long) m.get("groupSize"),
+                m.get("fixedWidth") == null ? ValueWidth.variable() : ValueWidth.fixed((Long) m.get("fixedWidth")),
+                backspace, "raw".equals(m.get("grammar")) ? ValueGrammar.RAW : ValueGrammar.OPTIONAL, format);
+    }
+
+    /** One flat JSON object on one line, in the map's order (strings, numbers, booleans, null). */
+    static String line(Map<String, Object> m) {
         StringBuilder sb = new StringBuilder("{");
         for (var e : m.entrySet()) {
             if (sb.length() > 1) {
@@ -451,21 +482,7 @@ final class GoldenFiles {
     }
 
     private static Golden golden(Map<String, Object> m) {
-        Unit unit = switch ((String) m.get("unit")) {
-            case "byte" -> Unit.BYTE;
-            case "bit" -> Unit.BIT;
-            default -> throw new IllegalArgumentException("unknown unit in " + m);
-        };
-        BackspaceCode backspace = switch ((String) m.get("backspace")) {
-            case "varint" -> BackspaceCode.VARINT;
-            case "exp-golomb" -> BackspaceCode.expGolomb(Math.toIntExact((Long) m.get("backspaceParameter")));
-            case "golomb" -> BackspaceCode.golomb((Long) m.get("backspaceParameter"));
-            default -> throw new IllegalArgumentException("unknown backspace in " + m);
-        };
-        SegmentFormat format = "kv03".equals(m.get("format")) ? SegmentFormat.KV03 : SegmentFormat.KV02;
-        Policy p = new Policy(unit, Math.toIntExact((Long) m.get("blockWidth")), (Long) m.get("groupSize"),
-                m.get("fixedWidth") == null ? ValueWidth.variable() : ValueWidth.fixed((Long) m.get("fixedWidth")),
-                backspace, "raw".equals(m.get("grammar")) ? ValueGrammar.RAW : ValueGrammar.OPTIONAL, format);
+        Policy p = policy(m);
         CommonWidthRule rule = switch ((String) m.get("widthRule")) {
             case "policy" -> CommonWidthRule.policy();
             case "infer" -> CommonWidthRule.infer();

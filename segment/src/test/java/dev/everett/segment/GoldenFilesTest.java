@@ -187,7 +187,9 @@ class GoldenFilesTest {
                 assertEquals(List.of(Unit.BIT, SegmentFormat.KV02), List.of(g.policy().unit(), g.policy().format()), g.name());
             }
             switch (shape) {
-                case "empty" -> assertEquals(List.of(-1L, 0), List.of(g.commonWidth(), recs.size()));
+                // KV03 always records the width its values have: 0 without records (Everett's encoder).
+                case "empty" -> assertEquals(List.of(g.policy().format() == SegmentFormat.KV03 ? 0L : -1L, 0),
+                        List.of(g.commonWidth(), recs.size()));
                 case "empty-infer" -> assertEquals(List.of(0L, 0), List.of(g.commonWidth(), recs.size()));
                 case "single-empty-key" -> assertEquals(0, recs.getFirst().key().length);
                 case "tombstones", "golomb5" -> assertTrue(recs.stream().anyMatch(Rec::tombstone) && recs.stream().anyMatch(x -> !x.tombstone()));

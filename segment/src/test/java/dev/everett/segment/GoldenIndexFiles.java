@@ -1,13 +1,11 @@
 package dev.everett.segment;
 
-import dev.everett.api.BackspaceCode;
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
-import dev.everett.api.Unit;
+import dev.everett.api.SegmentFormat;
 import dev.everett.api.ValueGrammar;
-import dev.everett.api.ValueWidth;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -249,12 +247,7 @@ final class GoldenIndexFiles {
     }
 
     private static Chain chain(Path dir, Map<String, Object> m, List<Obj> objects) throws IOException {
-        if (!"byte".equals(m.get("unit"))) {
-            throw new IllegalArgumentException("only byte-unit golden chains exist so far: " + m);
-        }
-        Policy p = new Policy(Unit.BYTE, Math.toIntExact((Long) m.get("blockWidth")), (Long) m.get("groupSize"),
-                m.get("fixedWidth") == null ? ValueWidth.variable() : ValueWidth.fixed((Long) m.get("fixedWidth")),
-                BackspaceCode.VARINT, "raw".equals(m.get("grammar")) ? ValueGrammar.RAW : ValueGrammar.OPTIONAL);
+        Policy p = GoldenFiles.policy(m);
         Map<ObjectId, List<Rec>> records = new HashMap<>();
         for (Obj o : objects) {
             if (o.kind() == Kind.NATIVE) {
@@ -286,6 +279,10 @@ final class GoldenIndexFiles {
     // The table of golden chains. Add a line here, then regenerate.
 
     private static final Policy BYTES = Policy.defaultBytes();
+    /** Everett's string policy: KV03 natives, bit-unit borrowed streams, EG0 backspaces. */
+    private static final Policy KV03 = Policy.stringPolicy();
+    /** The string policy writing KV02 natives with bit units. */
+    private static final Policy KV02_BIT = Policy.stringPolicy().withFormat(SegmentFormat.KV02);
 
     /** Builds one chain's objects in a store and returns its head. */
     private interface Body {
@@ -299,36 +296,19 @@ final class GoldenIndexFiles {
         return List.of(
                 new Spec("terminal", BYTES,
                         "a terminal index over a 12-record native (K = W = 15): V ≤ K, so it is its own head",
-                        b -> b.index("N", b.write("N", mixed(12, 1, 0.25)), null, null)),
+                        GoldenIndexFiles::terminal),
                 new Spec("worked-example", BYTES.withGrammar(ValueGrammar.RAW).withGroupSize(3).withBlockWidth(2),
                         "/work/notes/ix03.md §9: T terminal, H over main T and secondary S, routing head R1 (the note's R) over the empty native E",
                         GoldenIndexFiles::workedExample),
                 new Spec("main-target", BYTES.withGroupSize(7).withBlockWidth(4),
                         "A (24 records) over main target B (61 records, terminal; V(A) = 24 + 9), overlapping keys, tombstones, false borrows; one routing head",
-                        b -> {
-                            List<byte[]> keys = universe(90, 2, 4);
-                            Catalog bottom = b.index("B", b.write("B", subset(keys, 2, 0.66, 0.2)), null, null);
-                            Catalog top = b.index("A", b.write("A", subset(keys, 3, 0.22, 0.3)), bottom, null);
-                            return b.head(top, null);
-                        }),
+                        GoldenIndexFiles::mainTarget),
                 new Spec("main-secondary", BYTES.withGroupSize(3).withBlockWidth(3),
                         "A over main target B and secondary leaf S (K = 3, W = 3); B holds the empty key; routing heads above A",
-                        b -> {
-                            List<byte[]> keys = universe(40, 4, 4);
-                            keys.add(0, new byte[0]);
-                            Catalog bottom = b.index("B", b.write("B", subset(keys, 5, 0.5, 0.2)), null, null);
-                            ObjectId s = b.write("S", subset(keys, 6, 0.25, 0.2));
-                            Catalog top = b.index("A", b.write("A", subset(keys, 7, 0.2, 0.2)), bottom, s);
-                            return b.head(top, null);
-                        }),
+                        GoldenIndexFiles::mainSecondary),
                 new Spec("routing", BYTES.withGroupSize(3).withBlockWidth(2),
                         "routing heads over a main B (43 records, terminal) and a secondary S (9): one empty catalog R1 over both (V = 15 + 3), then empty main-only parents R2, R3, all sharing the empty native E",
-                        b -> {
-                            List<byte[]> keys = universe(60, 8, 3);
-                            Catalog bottom = b.index("B", b.write("B", subset(keys, 9, 0.67, 0.1)), null, null);
-                            ObjectId s = b.write("S", subset(keys, 10, 0.2, 0.1));
-                            return b.head(bottom, s);
-                        }),
+                        GoldenIndexFiles::routing),
                 new Spec("empty", BYTES,
                         "nothing at all: one routing catalog with V = 0 over the empty native (the smallest body, 496 bytes)",
                         b -> b.head(null, null)),
@@ -356,7 +336,51 @@ final class GoldenIndexFiles {
                                 throw new IllegalStateException("R1's main Elias–Fano has no sparse group");
                             }
                             return head;
-                        }));
+                        }),
+                // Bit units: the same records and shapes over KV03 natives (Everett's string
+                // policy), and one chain over KV02 natives with bit units.
+                new Spec("kv03-terminal", KV03,
+                        "KV03 (string policy): terminal's 12 records; the borrowed streams are empty, the native is bit-coded",
+                        GoldenIndexFiles::terminal),
+                new Spec("kv03-main-target", KV03.withGroupSize(7).withBlockWidth(4),
+                        "KV03: main-target's records (A over B, tombstones, false borrows): bit-unit borrowed keys are the sort code 0 then the key bits",
+                        GoldenIndexFiles::mainTarget),
+                new Spec("kv03-main-secondary", KV03.withGroupSize(3).withBlockWidth(3),
+                        "KV03: main-secondary's records; B holds the empty key, whose logical key is the code alone; A over B and secondary S; routing heads",
+                        GoldenIndexFiles::mainSecondary),
+                new Spec("kv03-routing", KV03.withGroupSize(3).withBlockWidth(2),
+                        "KV03: routing's records; empty-native routing catalogs (a KV03 native with no records) over a main and a secondary",
+                        GoldenIndexFiles::routing),
+                new Spec("kv02bit-main-secondary", KV02_BIT.withGroupSize(3).withBlockWidth(3),
+                        "KV02 with bit units (string policy, KV02 format): main-secondary's records; borrowed keys are the key bits without a code",
+                        GoldenIndexFiles::mainSecondary));
+    }
+
+    private static Catalog terminal(Builder b) throws IOException {
+        return b.index("N", b.write("N", mixed(12, 1, 0.25)), null, null);
+    }
+
+    private static Catalog mainTarget(Builder b) throws IOException {
+        List<byte[]> keys = universe(90, 2, 4);
+        Catalog bottom = b.index("B", b.write("B", subset(keys, 2, 0.66, 0.2)), null, null);
+        Catalog top = b.index("A", b.write("A", subset(keys, 3, 0.22, 0.3)), bottom, null);
+        return b.head(top, null);
+    }
+
+    private static Catalog mainSecondary(Builder b) throws IOException {
+        List<byte[]> keys = universe(40, 4, 4);
+        keys.add(0, new byte[0]);
+        Catalog bottom = b.index("B", b.write("B", subset(keys, 5, 0.5, 0.2)), null, null);
+        ObjectId s = b.write("S", subset(keys, 6, 0.25, 0.2));
+        Catalog top = b.index("A", b.write("A", subset(keys, 7, 0.2, 0.2)), bottom, s);
+        return b.head(top, null);
+    }
+
+    private static Catalog routing(Builder b) throws IOException {
+        List<byte[]> keys = universe(60, 8, 3);
+        Catalog bottom = b.index("B", b.write("B", subset(keys, 9, 0.67, 0.1)), null, null);
+        ObjectId s = b.write("S", subset(keys, 10, 0.2, 0.1));
+        return b.head(bottom, s);
     }
 
     /** Two-byte big-endian keys 0 … 11,729, the key of ordinal 6,000 extended to 17,000 bytes (w = 2, so its jump spans 4,250 high bits). */
@@ -584,15 +608,10 @@ final class GoldenIndexFiles {
     }
 
     private static Map<String, Object> chainLine(Spec s, Catalog head) {
-        Policy p = s.policy();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("chain", s.name());
         m.put("kind", "chain");
-        m.put("unit", p.unit() == Unit.BYTE ? "byte" : "bit");
-        m.put("blockWidth", (long) p.blockWidth());
-        m.put("groupSize", p.groupSize());
-        m.put("fixedWidth", p.valueWidth().isFixed() ? p.valueWidth().units() : null);
-        m.put("grammar", p.grammar() == ValueGrammar.RAW ? "raw" : "optional");
+        GoldenFiles.putPolicy(m, s.policy());
         m.put("widthRule", "policy");
         m.put("headNative", head.nativeId.hex());
         m.put("headIndex", head.indexId.hex());
@@ -601,15 +620,6 @@ final class GoldenIndexFiles {
     }
 
     private static String line(Map<String, Object> m) {
-        StringBuilder sb = new StringBuilder("{");
-        for (var e : m.entrySet()) {
-            if (sb.length() > 1) {
-                sb.append(',');
-            }
-            sb.append('"').append(e.getKey()).append("\":");
-            Object v = e.getValue();
-            sb.append(v instanceof String s ? "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"" : String.valueOf(v));
-        }
-        return sb.append('}').toString();
+        return GoldenFiles.line(m);
     }
 }

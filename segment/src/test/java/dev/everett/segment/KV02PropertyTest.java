@@ -14,6 +14,7 @@ import dev.everett.api.Policy;
 import dev.everett.api.RecordLocation;
 import dev.everett.api.SegmentCursor;
 import dev.everett.api.SegmentEngine;
+import dev.everett.api.SegmentFormat;
 import dev.everett.api.SegmentInfo;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentWriter;
@@ -412,12 +413,21 @@ class KV02PropertyTest {
                 .withGrammar(rnd.nextBoolean() ? ValueGrammar.OPTIONAL : ValueGrammar.RAW);
     }
 
-    /** What the envelope must record: the decision's rules (README decision 6), from the model. */
+    /**
+     * What the envelope must record: the decision's rules (README decision 6), from the model;
+     * KV03 discovers its width under every rule (Everett's KV03 encoder), an empty KV03 file
+     * records 0 or the promised width.
+     */
     static long expectedCommonWidth(Policy policy, CommonWidthRule rule, List<Rec> model) {
         if (policy.valueWidth().isFixed()) {
             return policy.valueWidth().units();
         }
         Profile profile = Profile.of(policy);
+        if (policy.format() == SegmentFormat.KV03) {
+            long[] widths = model.stream().mapToLong(r -> profile.encodedWidth(policy.grammar(), r)).distinct().toArray();
+            return widths.length == 0 ? (rule.kind() == CommonWidthRule.Kind.PROMISED ? rule.width() : 0)
+                    : widths.length == 1 ? widths[0] : -1;
+        }
         return switch (rule.kind()) {
             case POLICY -> -1;
             case PROMISED -> rule.width();
