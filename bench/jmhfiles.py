@@ -2,8 +2,7 @@
 
 A partial re-run (say, only the configurations a change affects) is summarised together with
 the full run it updates: files are read in order, and an entry of a later file replaces the
-entry of an earlier one with the same benchmark and parameters. Each entry keeps the name of
-the file it came from under "_source", so a summary can say which run produced which figure.
+entry of an earlier one with the same benchmark and parameters.
 """
 import json
 import sys
@@ -21,7 +20,6 @@ def load(paths):
         if not entries:
             sys.exit(f"{path}: no benchmarks in the result")
         for e in entries:
-            e["_source"] = path
             merged[key(e)] = e
     return list(merged.values())
 

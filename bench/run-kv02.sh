@@ -31,7 +31,10 @@ jmh_cmd="java --enable-native-access=ALL-UNNAMED -jar bench/target/benchmarks.ja
   jdk java --enable-native-access=ALL-UNNAMED -jar "$jar" "$regex" -rf json -rff "$json" "$@"
 } 2>&1 | tee "$log"
 
-python3 bench/summarize.py --jmh "$json" --sizes "$sizes" --log "$log" \
+# UPDATES="raw/a.json ..." summarises this run as an update of earlier full runs (see bench/jmhfiles.py).
+jmh_args=()
+for f in ${UPDATES:-}; do jmh_args+=(--jmh "$f"); done
+python3 bench/summarize.py "${jmh_args[@]}" --jmh "$json" --sizes "$sizes" --log "$log" \
   --command "bench/run-kv02.sh${*:+ $*}" --command "$size_cmd" --command "$jmh_cmd" \
   --out docs/benchmarks/kv02.md > /dev/null
 echo "summary: docs/benchmarks/kv02.md; raw: $json, $sizes, $log"

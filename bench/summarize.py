@@ -23,6 +23,7 @@ import platform
 import statistics
 import sys
 from datetime import datetime, timezone
+import jmhfiles  # noqa: E402
 
 RECORDS = 1_000_000
 INPUT_BYTES_PER_RECORD = 48  # 16-byte key + 32-byte value
@@ -151,17 +152,15 @@ def status(ok):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--jmh", required=True, help="JMH result file (-rf json)")
+    ap.add_argument("--jmh", required=True, action="append",
+                    help="JMH result file (-rf json); repeat to update a full run with a partial re-run")
     ap.add_argument("--sizes", help="SizeReport --json output")
     ap.add_argument("--out", default="docs/benchmarks/kv02.md")
     ap.add_argument("--command", action="append", default=[], help="command line(s) of the run, for the record")
     ap.add_argument("--log", help="path of the run's console log, for the record")
     args = ap.parse_args(argv)
 
-    with open(args.jmh, encoding="utf-8") as f:
-        entries = json.load(f)
-    if not entries:
-        sys.exit(f"{args.jmh}: no benchmarks in the result")
+    entries = jmhfiles.load(args.jmh)
     sizes = None
     if args.sizes:
         with open(args.sizes, encoding="utf-8") as f:
@@ -216,7 +215,7 @@ def main(argv):
             "that the harness works.")
         out("")
     out(f"Generated {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} by `bench/summarize.py` from "
-        f"`{args.jmh}`" + (f" and `{args.sizes}`" if args.sizes else "") + ".")
+        + jmhfiles.describe(args.jmh) + (f" and `{args.sizes}`" if args.sizes else "") + ".")
     out("")
     out("Data set: 1,000,000 records, 16-byte keys (`8 × 'p'` + big-endian 8-byte ordinal), 32-byte deterministic "
         "values; 48 bytes of input per record, 48,000,000 bytes per file. Everett policy: `Policy.defaultBytes()` "
@@ -367,7 +366,7 @@ def main(argv):
         out(f"- Parameters: {', '.join(f'{k} = {v}' for k, v in params.items())} (`auto` = files under /dev/shm).")
     for c in args.command:
         out(f"- Command: `{c}`")
-    out(f"- Raw JMH JSON: `{args.jmh}`" + (f"; sizes: `{args.sizes}`" if args.sizes else "")
+    out("- Raw JMH JSON: " + jmhfiles.describe(args.jmh) + (f"; sizes: `{args.sizes}`" if args.sizes else "")
         + (f"; console log: `{args.log}`" if args.log else "") + ".")
     out("")
     out("## Per-fork medians")

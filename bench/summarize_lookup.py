@@ -25,6 +25,7 @@ from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import summarize as base  # noqa: E402  (median, fork statistics, ratios, machine info)
+import jmhfiles  # noqa: E402
 
 # Everett's published C++ figures, index-query-merge.md §5.1: byte_lookup_compare, independent
 # hits, µs per lookup, one Apple M2 Max, AppleClang 21, -O3 -DNDEBUG, resident warm data,
@@ -95,17 +96,15 @@ def sort_key(k):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--jmh", required=True, help="JMH result file (-rf json)")
+    ap.add_argument("--jmh", required=True, action="append",
+                    help="JMH result file (-rf json); repeat to update a full run with a partial re-run")
     ap.add_argument("--sizes", help="LookupSizeReport --json output")
     ap.add_argument("--out", default="docs/benchmarks/lookup.md")
     ap.add_argument("--command", action="append", default=[], help="command line(s) of the run, for the record")
     ap.add_argument("--log", help="path of the run's console log, for the record")
     args = ap.parse_args(argv)
 
-    with open(args.jmh, encoding="utf-8") as f:
-        entries = json.load(f)
-    if not entries:
-        sys.exit(f"{args.jmh}: no benchmarks in the result")
+    entries = jmhfiles.load(args.jmh)
     sizes = None
     if args.sizes:
         with open(args.sizes, encoding="utf-8") as f:
@@ -143,7 +142,7 @@ def main(argv):
             "check that the harness works.")
         out("")
     out(f"Generated {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')} by `bench/summarize_lookup.py` from "
-        f"`{args.jmh}`" + (f" and `{args.sizes}`" if args.sizes else "") + ". Run with `bench/run-lookup.sh`.")
+        + jmhfiles.describe(args.jmh) + (f" and `{args.sizes}`" if args.sizes else "") + ". Run with `bench/run-lookup.sh`.")
     out("")
     out("Every time is **µs per lookup**, the **median of the fork medians** (each fork's median over its measurement "
         "iterations), with the **min–max of the fork medians** in brackets or in the range column. "
@@ -417,7 +416,7 @@ def main(argv):
         f"(`@OperationsPerInvocation`), scores divided accordingly.")
     for c in args.command:
         out(f"- Command: `{c}`")
-    out(f"- Raw JMH JSON: `{args.jmh}`" + (f"; sizes: `{args.sizes}`" if args.sizes else "")
+    out("- Raw JMH JSON: " + jmhfiles.describe(args.jmh) + (f"; sizes: `{args.sizes}`" if args.sizes else "")
         + (f"; console log: `{args.log}`" if args.log else "") + ".")
     out("")
     out("## Per-fork medians (µs per lookup)")
