@@ -16,8 +16,15 @@ public interface Chain {
     Lookup get(byte[] key);
 
     /**
-     * Verifies every object of the chain: each native and index in full, and each index against
-     * the keys of its native and targets.
+     * True if every non-empty native of the chain has a key filter ({@link FilterPolicy}) and
+     * {@link #get} asks them before the cascade.
+     */
+    boolean filtered();
+
+    /**
+     * Verifies every object of the chain: each native and index in full, each index against
+     * the keys of its native and targets, and each key filter the chain uses against the keys
+     * of its native.
      *
      * @throws CorruptSegmentException at the first rule broken
      */

@@ -15,8 +15,19 @@ public interface SegmentEngine {
     /** Maps and opens a segment written under {@code policy}. */
     SegmentReader open(Path file, Policy policy, OpenMode mode) throws IOException;
 
-    /** Opens (creating if needed) the object store rooted at {@code root}, all under {@code policy}. */
-    SegmentStore openStore(Path root, Policy policy) throws IOException;
+    /**
+     * Opens (creating if needed) the object store rooted at {@code root}, all under
+     * {@code policy}, without key filters.
+     */
+    default SegmentStore openStore(Path root, Policy policy) throws IOException {
+        return openStore(root, policy, FilterPolicy.none());
+    }
+
+    /**
+     * Opens (creating if needed) the object store rooted at {@code root}, all under
+     * {@code policy}, keeping a key filter beside each native it indexes as {@code filters} says.
+     */
+    SegmentStore openStore(Path root, Policy policy, FilterPolicy filters) throws IOException;
 
     /** The first engine on the class path. */
     static SegmentEngine load() {

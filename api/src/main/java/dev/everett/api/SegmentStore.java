@@ -14,6 +14,13 @@ public interface SegmentStore extends AutoCloseable {
 
     Policy policy();
 
+    /**
+     * The key filters this store keeps: with filters enabled, {@link #index} writes one beside
+     * each non-empty native it binds (its own and its secondary) that lacks one, and
+     * {@link #openChain} builds any that a chain's natives still lack.
+     */
+    FilterPolicy filterPolicy();
+
     /** A writer for a new native object named {@code id}. */
     SegmentWriter newSegment(ObjectId id, CommonWidthRule rule) throws IOException;
 

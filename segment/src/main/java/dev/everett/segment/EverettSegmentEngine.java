@@ -1,6 +1,7 @@
 package dev.everett.segment;
 
 import dev.everett.api.CommonWidthRule;
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentEngine;
@@ -18,8 +19,8 @@ public final class EverettSegmentEngine implements SegmentEngine {
     }
 
     @Override
-    public SegmentStore openStore(Path root, Policy policy) throws IOException {
-        return new EverettStore(root, policy);
+    public SegmentStore openStore(Path root, Policy policy, FilterPolicy filters) throws IOException {
+        return new EverettStore(root, policy, filters);
     }
 
     @Override

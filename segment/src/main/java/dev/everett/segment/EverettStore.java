@@ -3,6 +3,7 @@ package dev.everett.segment;
 import dev.everett.api.CatalogRef;
 import dev.everett.api.Chain;
 import dev.everett.api.CommonWidthRule;
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.IndexedSegment;
 import dev.everett.api.KeyRange;
 import dev.everett.api.Lookup;
@@ -16,17 +17,20 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** The host-facing {@link SegmentStore} over an {@link ObjectStore}. */
 final class EverettStore implements SegmentStore {
     private final Path root;
     private final ObjectStore objects;
 
-    EverettStore(Path root, Policy policy) throws IOException {
+    EverettStore(Path root, Policy policy, FilterPolicy filters) throws IOException {
         this.root = root;
         Files.createDirectories(root);
-        this.objects = new ObjectStore(root, policy);
+        this.objects = new ObjectStore(root, policy, filters);
     }
 
     @Override
@@ -37,6 +41,11 @@ final class EverettStore implements SegmentStore {
     @Override
     public Policy policy() {
         return objects.policy();
+    }
+
+    @Override
+    public FilterPolicy filterPolicy() {
+        return objects.filterPolicy();
     }
 
     @Override
@@ -76,7 +85,36 @@ final class EverettStore implements SegmentStore {
 
     @Override
     public Chain openChain(CatalogRef head) throws IOException {
-        return new ChainView(new Cascade(catalog(head)));
+        Catalog h = catalog(head);
+        return new ChainView(new Cascade(h), filters(h));
+    }
+
+    /**
+     * The key filters of every non-empty native in the chain below {@code head} (its own and its
+     * secondary leaves), largest first so that a key the chain holds usually stops at the first;
+     * null if the store keeps no filters.
+     */
+    private KeyFilter[] filters(Catalog head) throws IOException {
+        if (!objects.filterPolicy().enabled()) {
+            return null;
+        }
+        Map<ObjectId, KeyFilter> byNative = new LinkedHashMap<>();
+        for (Catalog c = head; c != null; c = c.main) {
+            addFilter(byNative, c.nativeId, c.natives);
+            if (c.secondary != null) {
+                addFilter(byNative, c.secondaryId, c.secondary);
+            }
+        }
+        return byNative.values().stream()
+                .sorted(Comparator.comparingLong((KeyFilter f) -> f.keyCount).reversed())
+                .toArray(KeyFilter[]::new);
+    }
+
+    private void addFilter(Map<ObjectId, KeyFilter> byNative, ObjectId id, Kv02Reader natives) throws IOException {
+        KeyFilter f = objects.filter(id, natives);
+        if (f != null) {
+            byNative.put(id, f);
+        }
     }
 
     @Override
@@ -93,7 +131,7 @@ final class EverettStore implements SegmentStore {
             h.index.corruption().require(c.secondary == null, Envelope.BYTES + 83, "a segment chain has no secondary leaves");
             path.add(c);
         }
-        return new SegmentView(new Cascade(h), path);
+        return new SegmentView(new Cascade(h), filters(h), path);
     }
 
     @Override
@@ -104,9 +142,17 @@ final class EverettStore implements SegmentStore {
     /** A prepared chain. */
     static class ChainView implements Chain {
         final Cascade cascade;
+        /** The chain's key filters, largest first, or null when lookups go straight to the cascade. */
+        private final KeyFilter[] filters;
 
-        ChainView(Cascade cascade) {
+        ChainView(Cascade cascade, KeyFilter[] filters) {
             this.cascade = cascade;
+            this.filters = filters;
+        }
+
+        @Override
+        public boolean filtered() {
+            return filters != null;
         }
 
         @Override
@@ -116,12 +162,42 @@ final class EverettStore implements SegmentStore {
 
         @Override
         public Lookup get(byte[] key) {
+            if (filters != null && !mayContain(key)) {
+                return Lookup.absent();
+            }
             return cascade.get(key, key.length);
+        }
+
+        /** False if no native of the chain holds {@code key}; true if one may. */
+        private boolean mayContain(byte[] key) {
+            long h = KeyHash.of(key, key.length);
+            for (KeyFilter f : filters) {
+                if (f.mayContain(h)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override
         public void verify() throws IOException {
             cascade.head().verify();
+            if (filters != null) {
+                for (Catalog c = cascade.head(); c != null; c = c.main) {
+                    verifyFilter(c.nativeId, c.natives);
+                    if (c.secondary != null) {
+                        verifyFilter(c.secondaryId, c.secondary);
+                    }
+                }
+            }
+        }
+
+        private void verifyFilter(ObjectId id, Kv02Reader natives) {
+            for (KeyFilter f : filters) {
+                if (f.nativeId.equals(id)) {
+                    f.verify(natives);
+                }
+            }
         }
     }
 
@@ -130,8 +206,8 @@ final class EverettStore implements SegmentStore {
         private final List<Catalog> path;
         private final Catalog bottom;
 
-        SegmentView(Cascade cascade, List<Catalog> path) {
-            super(cascade);
+        SegmentView(Cascade cascade, KeyFilter[] filters, List<Catalog> path) {
+            super(cascade, filters);
             this.path = path;
             this.bottom = path.get(path.size() - 1);
         }

@@ -1,6 +1,7 @@
 package dev.everett.segment;
 
 import dev.everett.api.CommonWidthRule;
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.ObjectId;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
@@ -25,13 +26,24 @@ final class ObjectStore implements AutoCloseable {
     private final Policy policy;
     private final Map<ObjectId, Kv02Reader> natives = new HashMap<>();
     private final Map<ObjectId, IndexReader> indexes = new HashMap<>();
+    private final Map<ObjectId, KeyFilter> filters = new HashMap<>();
+    private final FilterPolicy filterPolicy;
     private ObjectId emptyNative;
     /** Where fresh identities come from: random unless a test fixes them (golden files). */
     private Supplier<ObjectId> ids = ObjectId::random;
 
     ObjectStore(Path root, Policy policy) {
+        this(root, policy, FilterPolicy.none());
+    }
+
+    ObjectStore(Path root, Policy policy, FilterPolicy filterPolicy) {
         this.root = root;
         this.policy = policy;
+        this.filterPolicy = java.util.Objects.requireNonNull(filterPolicy);
+    }
+
+    FilterPolicy filterPolicy() {
+        return filterPolicy;
     }
 
     /**
@@ -57,6 +69,10 @@ final class ObjectStore implements AutoCloseable {
 
     Path indexPath(ObjectId id) {
         return id.path(root, ".index");
+    }
+
+    Path filterPath(ObjectId id) {
+        return id.path(root, ".filter");
     }
 
     /** A writer for a new native object; the caller finishes it. */
@@ -85,6 +101,27 @@ final class ObjectStore implements AutoCloseable {
     }
 
     /**
+     * The key filter of native {@code id}, written first if the store keeps filters and it has
+     * none yet; null for an empty native (nothing to filter) or when the store keeps no filters.
+     */
+    synchronized KeyFilter filter(ObjectId id, Kv02Reader n) throws IOException {
+        if (!filterPolicy.enabled() || n.recordCount() == 0) {
+            return null;
+        }
+        KeyFilter f = filters.get(id);
+        if (f != null) {
+            return f;
+        }
+        Path p = filterPath(id);
+        if (!Files.exists(p)) {
+            KeyFilter.write(p, id, n, filterPolicy);
+        }
+        f = KeyFilter.open(p, id, n);
+        filters.put(id, f);
+        return f;
+    }
+
+    /**
      * Indexes native {@code nativeId} over the given targets (either may be null) under a fresh
      * identity and returns the bound catalog.
      */
@@ -99,6 +136,10 @@ final class ObjectStore implements AutoCloseable {
         Path p = indexPath(indexId);
         Files.createDirectories(p.getParent());
         new IndexBuilder(policy).build(p, nativeId, n, main, secondaryId, s);
+        filter(nativeId, n);
+        if (secondaryId != null) {
+            filter(secondaryId, s);
+        }
         return new Catalog(nativeId, n, indexId, openIndex(indexId), main, secondaryId, s);
     }
 
@@ -174,7 +215,9 @@ final class ObjectStore implements AutoCloseable {
     public synchronized void close() {
         natives.values().forEach(Kv02Reader::close);
         indexes.values().forEach(IndexReader::close);
+        filters.values().forEach(KeyFilter::close);
         natives.clear();
         indexes.clear();
+        filters.clear();
     }
 }
