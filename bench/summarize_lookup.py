@@ -110,7 +110,7 @@ def main(argv):
         with open(args.sizes, encoding="utf-8") as f:
             sizes = json.load(f)
 
-    everett, everett_bit, rocks, segment, other = {}, {}, {}, {}, []
+    everett, everett_bit, filtered, rocks, segment, other = {}, {}, {}, {}, {}, []
     for e in entries:
         r = base.summarise_benchmark(e)
         if r["unit"] != "us/op":
@@ -119,13 +119,15 @@ def main(argv):
         if cls_method in ("LookupBench.everett", "LookupBench.everettBit"):
             profile = r["params"].get("profile", "byte")
             (everett_bit if profile == "bit" else everett)[cfg_key(r["params"])] = r
+        elif cls_method == "LookupBench.everettFiltered":
+            filtered[cfg_key(r["params"])] = r
         elif cls_method == "LookupBench.rocks":
             rocks[cfg_key(r["params"])] = r
         elif cls_method.startswith("SingleSegmentBench."):
             segment[r["name"]] = r
         else:
             other.append(r)
-    allr = list(everett.values()) + list(everett_bit.values()) + list(rocks.values()) + list(segment.values()) + other
+    allr = list(everett.values()) + list(everett_bit.values()) + list(filtered.values()) + list(rocks.values()) + list(segment.values()) + other
     forks_min = min(r["forks"] for r in allr)
     iters_min = min(min(r["iterations"]) for r in allr)
     smoke = forks_min < FULL_FORKS or iters_min < FULL_MEASUREMENTS
@@ -190,6 +192,41 @@ def main(argv):
     out("\"Java/C++ time\" divides our Everett median by the published C++ figure measured on other hardware (see "
         "below); it says how far this port is from the reference implementation only roughly.")
     out("")
+
+    # ---------------------------------------------------------------- key filters
+    out("## Byte profile with key filters (this project's extension)")
+    out("")
+    if filtered:
+        bits = sorted({r["params"].get("bitsPerKey", "?") for r in filtered.values()})
+        out("Everett's files have no filter, so a key that no run holds costs a full cascade. `everettFiltered` runs the "
+            "same byte chain in a store opened with `FilterPolicy.bloom(" + ", ".join(bits) + ")`: a blocked Bloom "
+            "filter beside each non-empty native (a `.filter` sidecar, docs/format.md \"Key filters\"), all asked before "
+            "the cascade, ABSENT when none may hold the key. The `.kv` and `.index` files are the same bytes; RocksDB has "
+            "its Bloom filter at 10 bits per key. \"vs cascade only\" is the throughput ratio against `everett` above "
+            "(above 1: the filters help).")
+        out("")
+        out("| N | keys | order | queries | Everett + filters µs | range | cascade only µs | RocksDB µs | "
+            "Everett + filters / RocksDB throughput | vs cascade only |")
+        out("|---:|---|---|---|---:|---:|---:|---:|---:|---:|")
+        fratios = []
+        for k in sorted(filtered, key=sort_key):
+            n, keys, queries, order = k
+            fi, ev, rk = filtered[k], everett.get(k), rocks.get(k)
+            r = base.ratio(rk, fi) if rk else None
+            if r:
+                fratios.append(r["median"])
+            c = base.ratio(ev, fi) if ev else None
+            out(f"| {n:,} | {KEY_TEXT.get(keys, keys)} | {order} | {queries} | {us(fi['median'])} | {rng(fi)} | "
+                f"{us(ev['median']) if ev else 'n/a'} | {us(rk['median']) if rk else 'n/a'} | {base.fmt_ratio(r)} | "
+                f"{base.fmt_ratio(c)} |")
+        out("")
+        if fratios:
+            out(f"Geometric mean of the Everett + filters / RocksDB throughput ratio over the {len(fratios)} configurations: "
+                f"**{geomean(fratios):.2f}×** (range of the per-configuration medians {min(fratios):.2f}×–{max(fratios):.2f}×).")
+            out("")
+    else:
+        out("Not in this run (no `LookupBench.everettFiltered`).")
+        out("")
 
     # ---------------------------------------------------------------- byte vs bit
     out("## Byte vs bit profile (issue #4)")
@@ -284,8 +321,8 @@ def main(argv):
     out("")
     if sizes:
         out("| N | keys | Everett .kv + .index | .kv | .index | Everett published | RocksDB SSTs | SST data / index / filter | "
-            "RocksDB other files | Everett / RocksDB SSTs |")
-        out("|---:|---|---:|---:|---:|---|---:|---|---:|---:|")
+            "RocksDB other files | Everett / RocksDB SSTs | Everett .filter | Everett + filters / RocksDB SSTs |")
+        out("|---:|---|---:|---:|---:|---|---:|---|---:|---:|---:|---:|")
         for fx in sizes["fixtures"]:
             e, r = fx["everett"], fx["rocks"]
             pub = e.get("published")
@@ -295,7 +332,9 @@ def main(argv):
                 ptxt = f"{pub:,} ({'equal' if pub == e['total'] else '**different**'})"
             out(f"| {fx['n']:,} | {KEY_TEXT.get(fx['keys'], fx['keys'])} | {e['total']:,} | {e['kvBytes']:,} | "
                 f"{e['indexBytes']:,} | {ptxt} | {r['sstTotal']:,} | {r['dataSize']:,} / {r['indexSize']:,} / "
-                f"{r['filterSize']:,} | {r['otherTotal']:,} | {e['total'] / r['sstTotal']:.4f} |")
+                f"{r['filterSize']:,} | {r['otherTotal']:,} | {e['total'] / r['sstTotal']:.4f} | "
+                + (f"{e['filterBytes']:,} ({e.get('filterBitsPerKey', '?')} bits/key) | {(e['total'] + e['filterBytes']) / r['sstTotal']:.4f} |"
+                   if e.get("filterBytes") else "— | — |"))
         out("")
         out("Everett's published totals (byte profile): N = 131,072 from Everett's `byte_lookup_compare` (§5.1); N = 8,192 structured "
             "from the per-file model of ix03.md §10 (which `LookupFixtureSizesTest` pins file by file). RocksDB "

@@ -1,6 +1,7 @@
 package dev.everett.bench;
 
 import dev.everett.api.Chain;
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.Lookup;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -126,20 +127,29 @@ public class LookupBench {
         /** byte (KV02 + IX03) or bit (KV03 + IX03), see {@link LookupData.Profile}. */
         abstract String profile();
 
+        /** Key filters beside the natives: none for Everett's own layout. */
+        FilterPolicy filters() {
+            return FilterPolicy.none();
+        }
+
         @Setup(Level.Trial)
         public void setUp() throws IOException {
             LookupData.Profile p = LookupData.Profile.of(profile());
             prepare("everett-" + p.label);
             long t0 = System.nanoTime();
-            fixture = LookupData.buildEverett(work.resolve("store"), records, p);
+            fixture = LookupData.buildEverett(work.resolve("store"), records, p, filters());
             long t1 = System.nanoTime();
             chain = fixture.chain();
+            if (chain.filtered() != filters().enabled()) {
+                throw new IllegalStateException("chain filtered = " + chain.filtered() + " under " + filters());
+            }
             LookupData.checkEverett(chain, queryList());
             long t2 = System.nanoTime();
             var files = LookupData.everettFiles(work.resolve("store"));
             long bytes = files.stream().mapToLong(LookupData.FileSize::bytes).sum();
-            System.out.printf(Locale.ROOT, "%n[everett %s] N=%d %s: %d bytes in %d files; build %.2f s, query check %.2f s%n",
-                    p.label, n, keys, bytes, files.size(), (t1 - t0) / 1e9, (t2 - t1) / 1e9);
+            System.out.printf(Locale.ROOT, "%n[everett %s%s] N=%d %s: %d bytes in %d files; build %.2f s, query check %.2f s%n",
+                    p.label, filters().enabled() ? ", filters " + filters().bitsPerKey() + " bits/key" : "", n, keys, bytes, files.size(),
+                    (t1 - t0) / 1e9, (t2 - t1) / 1e9);
             records = null;
         }
 
@@ -195,6 +205,39 @@ public class LookupBench {
         }
     }
 
+    /**
+     * The byte profile with key filters ({@link FilterPolicy#bloom}, ten bits per key as RocksDB's
+     * Bloom filter here): a blocked Bloom filter beside each native, asked before the cascade. Not
+     * Everett's layout (its files have no filter); the {@code .kv} and {@code .index} files are the
+     * same bytes as {@code everett}'s.
+     */
+    @State(Scope.Benchmark)
+    public static class EverettFilteredState extends EverettSide {
+        @Param({"byte"})
+        public String profile;
+
+        @Param({"independent", "dependent"})
+        public String order;
+
+        @Param({"10"})
+        public int bitsPerKey;
+
+        @Override
+        String profile() {
+            return profile;
+        }
+
+        @Override
+        String order() {
+            return order;
+        }
+
+        @Override
+        FilterPolicy filters() {
+            return FilterPolicy.bloom(bitsPerKey);
+        }
+    }
+
     @State(Scope.Benchmark)
     public static class RocksState extends Fixture {
         @Param({"independent", "dependent"})
@@ -232,6 +275,13 @@ public class LookupBench {
             fixture.close();
             LookupData.deleteTree(work);
         }
+    }
+
+    /** Everett, byte profile with key filters: one §5.1 trial, filters first, then the cascade. */
+    @Benchmark
+    @OperationsPerInvocation(LookupData.TRIAL)
+    public long everettFiltered(EverettFilteredState s) {
+        return s.check(trial(s.chain, s.queryKeys, s.dependent));
     }
 
     /** Everett, byte profile (KV02 + IX03): one §5.1 trial through the prepared cascade. */

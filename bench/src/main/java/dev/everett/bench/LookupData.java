@@ -3,6 +3,7 @@ package dev.everett.bench;
 import dev.everett.api.CatalogRef;
 import dev.everett.api.Chain;
 import dev.everett.api.CommonWidthRule;
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
@@ -335,7 +336,16 @@ public final class LookupData {
 
     /** Builds the §5.1 chain in {@code profile} under {@code root} (a fresh directory) and opens it. */
     public static EverettFixture buildEverett(Path root, Records r, Profile profile) throws IOException {
-        SegmentStore store = SegmentEngine.load().openStore(root, profile.policy);
+        return buildEverett(root, r, profile, FilterPolicy.none());
+    }
+
+    /**
+     * As {@link #buildEverett(Path, Records, Profile)}, in a store that keeps key filters as
+     * {@code filters} says (a {@code .filter} beside each non-empty native; the chain asks them
+     * before the cascade).
+     */
+    public static EverettFixture buildEverett(Path root, Records r, Profile profile, FilterPolicy filters) throws IOException {
+        SegmentStore store = SegmentEngine.load().openStore(root, profile.policy, filters);
         try {
             List<CatalogRef> catalogs = new ArrayList<>();
             ObjectId run1 = writeRun(store, r, 1);
@@ -365,7 +375,7 @@ public final class LookupData {
     }
 
     /**
-     * Every {@code .kv} and {@code .index} under the store root (the store holds exactly one
+     * Every {@code .kv}, {@code .index} and {@code .filter} under the store root (the store holds exactly one
      * chain; the API has no walk over a chain's catalogs, so the directory is the list).
      */
     public static List<FileSize> everettFiles(Path root) throws IOException {
@@ -373,7 +383,7 @@ public final class LookupData {
         try (Stream<Path> walk = Files.walk(root)) {
             for (Path p : walk.filter(Files::isRegularFile).sorted().toList()) {
                 String name = root.relativize(p).toString();
-                String kind = name.endsWith(".kv") ? "kv" : name.endsWith(".index") ? "index" : "other";
+                String kind = name.endsWith(".kv") ? "kv" : name.endsWith(".index") ? "index" : name.endsWith(".filter") ? "filter" : "other";
                 out.add(new FileSize(name, kind, Files.size(p)));
             }
         }

@@ -1,6 +1,7 @@
 package dev.everett.bench;
 
 import dev.everett.api.CatalogRef;
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.IndexedSegment;
 import dev.everett.api.ObjectId;
 import dev.everett.api.SegmentEngine;
@@ -31,6 +32,9 @@ import org.rocksdb.TableProperties;
  * <pre>java -cp bench/target/benchmarks.jar dev.everett.bench.LookupSizeReport [--dir DIR] [--json FILE]</pre>
  */
 public final class LookupSizeReport {
+    /** Key filter bits per key of the filtered byte chain (LookupBench.EverettFilteredState's default). */
+    static final int FILTER_BITS_PER_KEY = 10;
+
     private LookupSizeReport() {
     }
 
@@ -95,17 +99,24 @@ public final class LookupSizeReport {
         long kvBytes = 0;
         long indexBytes = 0;
         long otherBytes = 0;
-        try (LookupData.EverettFixture fx = LookupData.buildEverett(root, r, profile)) {
+        long filterBytes = 0;
+        // The byte chain is built with key filters (10 bits per key, as LookupBench.everettFiltered):
+        // the .kv and .index files are the same bytes either way, and the .filter files are counted apart.
+        FilterPolicy filters = profile == LookupData.Profile.BYTE ? FilterPolicy.bloom(FILTER_BITS_PER_KEY) : FilterPolicy.none();
+        try (LookupData.EverettFixture fx = LookupData.buildEverett(root, r, profile, filters)) {
             LookupData.verifyEverett(fx.chain(), r);
             LookupData.checkEverett(fx.chain(), LookupData.queries(n, shape, LookupData.QueryKind.MIXED));
             fx.chain().verify();
             Map<String, String> roles = roles(root, fx);
             for (LookupData.FileSize f : LookupData.everettFiles(root)) {
-                String role = roles.getOrDefault(f.name(), f.kind().equals("index") ? "index routing, main = previous" : "other");
+                String role = f.kind().equals("filter")
+                        ? "filter of " + roles.getOrDefault(f.name().replaceAll("\\.filter$", ".kv"), "?")
+                        : roles.getOrDefault(f.name(), f.kind().equals("index") ? "index routing, main = previous" : "other");
                 ev.add(fileJson(f, role));
                 switch (f.kind()) {
                     case "kv" -> kvBytes += f.bytes();
                     case "index" -> indexBytes += f.bytes();
+                    case "filter" -> filterBytes += f.bytes();
                     default -> otherBytes += f.bytes();
                 }
                 System.out.printf(Locale.ROOT, "Everett %-4s %-52s %-6s %,12d  %s%n", profile.label, role, f.kind(), f.bytes(), f.name());
@@ -115,13 +126,14 @@ public final class LookupSizeReport {
         long total = kvBytes + indexBytes;
         totals.put(profile, total);
         Long pub = published(n, shape, profile);
-        System.out.printf(Locale.ROOT, "Everett %s total .kv + .index %,d bytes (.kv %,d, .index %,d; other %,d)%s%n", profile.label, total,
-                kvBytes, indexBytes, otherBytes, pub == null ? "" : String.format(Locale.ROOT, "; published %,d (%s)", pub,
+        System.out.printf(Locale.ROOT, "Everett %s total .kv + .index %,d bytes (.kv %,d, .index %,d; .filter %,d; other %,d)%s%n",
+                profile.label, total, kvBytes, indexBytes, filterBytes, otherBytes, pub == null ? "" : String.format(Locale.ROOT, "; published %,d (%s)", pub,
                         pub == total ? "equal" : String.format(Locale.ROOT, "DIFFERENT by %+,d", total - pub)));
         return String.format(Locale.ROOT,
-                "{\"profile\": %s, \"total\": %d, \"kvBytes\": %d, \"indexBytes\": %d, \"otherBytes\": %d, \"published\": %s, "
+                "{\"profile\": %s, \"total\": %d, \"kvBytes\": %d, \"indexBytes\": %d, \"filterBytes\": %d, \"filterBitsPerKey\": %d, "
+                        + "\"otherBytes\": %d, \"published\": %s, "
                         + "\"publishedSource\": %s,%n       \"files\": [%n        %s]}",
-                q(profile.label), total, kvBytes, indexBytes, otherBytes, pub == null ? "null" : pub.toString(),
+                q(profile.label), total, kvBytes, indexBytes, filterBytes, filters.bitsPerKey(), otherBytes, pub == null ? "null" : pub.toString(),
                 pub == null ? "null" : q(publishedSource(n)), String.join(",\n        ", ev));
     }
 
