@@ -69,8 +69,27 @@ final class Cascade {
         return probes.get();
     }
 
+    /** Every native and leaf of any chain may hold the key: the mask of an unfiltered lookup. */
+    static final long ALL_HOLDERS = -1L;
+
+    /** Chains up to this deep can describe their possible holders in one {@code long} (two bits per catalog). */
+    static final int MASK_DEPTH = 32;
+
     /** The newest record for {@code q[0 .. n)} across the chain. */
     Lookup get(byte[] q, int n) {
+        return get(q, n, ALL_HOLDERS);
+    }
+
+    /**
+     * As {@link #get(byte[], int)}, told by key filters which objects may hold Q: bit 2d stands
+     * for the native of the catalog d levels below the head, bit 2d + 1 for its secondary leaf
+     * (chains deeper than {@value #MASK_DEPTH} pass {@link #ALL_HOLDERS}). A catalog whose native
+     * cannot hold Q skips its native window (and the false-borrow fetch, which only finds a
+     * native equal to Q); one whose leaf cannot skips the secondary route and leaf. The main
+     * route is always followed, since it leads to the catalogs below; once no object at or below
+     * the current catalog may hold Q the answer is ABSENT.
+     */
+    Lookup get(byte[] q, int n, long holders) {
         Probe p = probe();
         p.lower.start(q, n);
         Catalog node = head;
@@ -78,12 +97,17 @@ final class Cascade {
         if (head.virtualCount() == 0) {
             return Lookup.absent();
         }
-        while (node != null) {
-            search(node, g, p);
+        for (int d = 0; node != null; d++) {
+            long here = d < MASK_DEPTH ? holders >>> (2 * d) : ALL_HOLDERS;
+            if (here == 0) {
+                return Lookup.absent();
+            }
+            boolean leaf = (here & 2) != 0;
+            search(node, g, p, (here & 1) != 0, leaf);
             if (p.match >= 0) {
                 return answer(node.natives, p);
             }
-            if (p.predOrdinal[IndexReader.SECONDARY] >= 0 && searchLeaf(node, p)) {
+            if (leaf && p.predOrdinal[IndexReader.SECONDARY] >= 0 && searchLeaf(node, p)) {
                 return answer(node.secondary, p);
             }
             if (p.predOrdinal[IndexReader.MAIN] < 0) {
@@ -110,7 +134,7 @@ final class Cascade {
         Catalog node = head;
         long g = 0;
         while (true) {
-            search(node, g, p);
+            search(node, g, p, true, true);
             if (node.main == null) {
                 return p.lowerBound;
             }
@@ -151,8 +175,12 @@ final class Cascade {
         return Lookup.value(p.matchSegment.asSlice(p.matchAt + 1, p.matchLength - 1));
     }
 
-    /** Searches group g of one catalog, starting from the context of the occurrence at g·K. */
-    void search(Catalog node, long g, Probe p) {
+    /**
+     * Searches group g of one catalog, starting from the context of the occurrence at g·K: its
+     * native window if {@code natives} (else no native match is looked for), the main route, and
+     * the secondary route if {@code leaf} (else it has no predecessor).
+     */
+    void search(Catalog node, long g, Probe p, boolean nativeMayHold, boolean leaf) {
         IndexReader ix = node.index;
         Corruption c = ix.corruption();
         long v = ix.virtualCount();
@@ -178,9 +206,16 @@ final class Cascade {
         }
         p.match = -1;
         p.lowerBound = nativeLast;
-        scanNatives(natives, nativeFirst, nativeLast, p.lower, p);
         routeWindow(ix, main, IndexReader.MAIN, g, pre0, pop0, p);
-        routeWindow(ix, sec, IndexReader.SECONDARY, g, pre1, pop1, p);
+        if (leaf) {
+            routeWindow(ix, sec, IndexReader.SECONDARY, g, pre1, pop1, p);
+        } else {
+            p.predOrdinal[IndexReader.SECONDARY] = -1;
+        }
+        if (!nativeMayHold) {
+            return;
+        }
+        scanNatives(natives, nativeFirst, nativeLast, p.lower, p);
         for (int r = 0; r < 2; r++) {
             long i = p.predOrdinal[r];
             if (i >= 0 && p.pred[r].order == 0 && p.match < 0 && ix.falseBorrow(r, i)) {

@@ -17,10 +17,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** The host-facing {@link SegmentStore} over an {@link ObjectStore}. */
 final class EverettStore implements SegmentStore {
@@ -89,32 +86,9 @@ final class EverettStore implements SegmentStore {
         return new ChainView(new Cascade(h), filters(h));
     }
 
-    /**
-     * The key filters of every non-empty native in the chain below {@code head} (its own and its
-     * secondary leaves), largest first so that a key the chain holds usually stops at the first;
-     * null if the store keeps no filters.
-     */
-    private KeyFilter[] filters(Catalog head) throws IOException {
-        if (!objects.filterPolicy().enabled()) {
-            return null;
-        }
-        Map<ObjectId, KeyFilter> byNative = new LinkedHashMap<>();
-        for (Catalog c = head; c != null; c = c.main) {
-            addFilter(byNative, c.nativeId, c.natives);
-            if (c.secondary != null) {
-                addFilter(byNative, c.secondaryId, c.secondary);
-            }
-        }
-        return byNative.values().stream()
-                .sorted(Comparator.comparingLong((KeyFilter f) -> f.keyCount).reversed())
-                .toArray(KeyFilter[]::new);
-    }
-
-    private void addFilter(Map<ObjectId, KeyFilter> byNative, ObjectId id, Kv02Reader natives) throws IOException {
-        KeyFilter f = objects.filter(id, natives);
-        if (f != null) {
-            byNative.put(id, f);
-        }
+    /** The key filters of the chain below {@code head}, or null if the store keeps no filters. */
+    private ChainFilters filters(Catalog head) throws IOException {
+        return objects.filterPolicy().enabled() ? ChainFilters.of(head, objects) : null;
     }
 
     @Override
@@ -142,10 +116,10 @@ final class EverettStore implements SegmentStore {
     /** A prepared chain. */
     static class ChainView implements Chain {
         final Cascade cascade;
-        /** The chain's key filters, largest first, or null when lookups go straight to the cascade. */
-        private final KeyFilter[] filters;
+        /** The chain's key filters, or null when lookups go straight to the cascade. */
+        private final ChainFilters filters;
 
-        ChainView(Cascade cascade, KeyFilter[] filters) {
+        ChainView(Cascade cascade, ChainFilters filters) {
             this.cascade = cascade;
             this.filters = filters;
         }
@@ -162,41 +136,18 @@ final class EverettStore implements SegmentStore {
 
         @Override
         public Lookup get(byte[] key) {
-            if (filters != null && !mayContain(key)) {
-                return Lookup.absent();
+            if (filters == null) {
+                return cascade.get(key, key.length);
             }
-            return cascade.get(key, key.length);
-        }
-
-        /** False if no native of the chain holds {@code key}; true if one may. */
-        private boolean mayContain(byte[] key) {
-            long h = KeyHash.of(key, key.length);
-            for (KeyFilter f : filters) {
-                if (f.mayContain(h)) {
-                    return true;
-                }
-            }
-            return false;
+            long holders = filters.holders(key);
+            return holders == 0 ? Lookup.absent() : cascade.get(key, key.length, holders);
         }
 
         @Override
         public void verify() throws IOException {
             cascade.head().verify();
             if (filters != null) {
-                for (Catalog c = cascade.head(); c != null; c = c.main) {
-                    verifyFilter(c.nativeId, c.natives);
-                    if (c.secondary != null) {
-                        verifyFilter(c.secondaryId, c.secondary);
-                    }
-                }
-            }
-        }
-
-        private void verifyFilter(ObjectId id, Kv02Reader natives) {
-            for (KeyFilter f : filters) {
-                if (f.nativeId.equals(id)) {
-                    f.verify(natives);
-                }
+                filters.verify(cascade.head());
             }
         }
     }
@@ -206,7 +157,7 @@ final class EverettStore implements SegmentStore {
         private final List<Catalog> path;
         private final Catalog bottom;
 
-        SegmentView(Cascade cascade, KeyFilter[] filters, List<Catalog> path) {
+        SegmentView(Cascade cascade, ChainFilters filters, List<Catalog> path) {
             super(cascade, filters);
             this.path = path;
             this.bottom = path.get(path.size() - 1);

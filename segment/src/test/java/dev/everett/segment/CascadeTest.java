@@ -156,6 +156,58 @@ class CascadeTest {
         }
     }
 
+    /**
+     * Key filters tell the cascade which natives and leaves may hold Q ({@link Cascade#get(byte[],
+     * int, long)}). Any mask that covers the true holders (every object holding Q, plus random
+     * false positives, as a Bloom filter gives) must give the model's answer.
+     */
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void holderMasksCoveringTheTruthGiveTheSameAnswers(Profile profile, Random rnd) throws Exception {
+        for (int round = 0; round < 12; round++) {
+            long k = new long[] {3, 7, 15, 31}[rnd.nextInt(4)];
+            Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGroupSize(k).withBlockWidth(1 + rnd.nextInt(20));
+            List<byte[]> universe = new RecordGen(rnd).keys(rnd.nextInt(500));
+            int depth = 1 + rnd.nextInt(4);
+            List<Level> levels = new ArrayList<>();
+            for (int i = 0; i < depth; i++) {
+                List<Rec> secondary = rnd.nextInt(3) == 0 ? subset(rnd, universe, 0.1, true) : null;
+                levels.add(new Level(subset(rnd, universe, 1.0 / (1 + rnd.nextInt(4) * (i + 1)), true), secondary));
+            }
+            try (ObjectStore store = new ObjectStore(dir.resolve("m" + round), policy)) {
+                Catalog head = build(store, levels);
+                int catalogs = 0;
+                for (Catalog c = head; c != null; c = c.main) {
+                    catalogs++;
+                }
+                int routing = catalogs - levels.size();
+                Cascade cascade = new Cascade(head);
+                double noise = rnd.nextDouble();
+                for (byte[] q : queries(rnd, universe)) {
+                    long mask = 0;
+                    for (int i = 0; i < levels.size(); i++) {
+                        int d = routing + levels.size() - 1 - i;
+                        Level l = levels.get(i);
+                        if (l.nativeMap().containsKey(q) || rnd.nextDouble() < noise * 0.3) {
+                            mask |= 1L << (2 * d);
+                        }
+                        if ((l.secondaryMap() != null && l.secondaryMap().containsKey(q)) || rnd.nextDouble() < noise * 0.3) {
+                            mask |= 2L << (2 * d);
+                        }
+                    }
+                    byte[][] expected = new byte[1][];
+                    Lookup.Status status = model(levels, q, expected);
+                    String what = profile + " round " + round + " mask " + Long.toBinaryString(mask) + " key " + java.util.HexFormat.of().formatHex(q);
+                    Lookup got = mask == 0 ? Lookup.absent() : cascade.get(q, q.length, mask);
+                    assertEquals(status, got.status(), what);
+                    if (status == Lookup.Status.VALUE) {
+                        assertArrayEquals(expected[0], got.valueBytes(), what);
+                    }
+                }
+            }
+        }
+    }
+
     /** 'p' × 8 then the big-endian ordinal: every key shares at least 8 bytes with every other. */
     static byte[] structured(long i) {
         byte[] k = new byte[16];
