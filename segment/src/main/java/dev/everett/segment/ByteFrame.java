@@ -57,8 +57,10 @@ final class ByteFrame extends Frame {
 
     /**
      * Almost every header is two or three one-byte counts: one 8-byte load reads them all, and
-     * every check of {@link #readChecked} is made on the loaded values. Anything else (a longer
-     * count, a record near the stream's end, any failed check) goes through
+     * every check of {@link #readChecked} is made on the loaded values. Counts of 128 to 16,383
+     * (two bytes; long keys, such as the 128-byte keys of borrowed streams, whose backspace or
+     * suffix is often 128) are read from the same load by {@link #shortCount}. Anything else (a
+     * longer count, a record near the stream's end, any failed check) goes through
      * {@link #readChecked}, which parses count by count and names what is wrong.
      */
     @Override
@@ -67,34 +69,67 @@ final class ByteFrame extends Frame {
         if (p + 8 <= end) {
             long w = s.get(LE_LONG, p);
             boolean fixed = commonWidth >= 0;
+            long c0;
+            long suffix;
+            long value;
+            long at;
             if ((w & (fixed ? 0x8080L : 0x80_8080L)) == 0) {
-                long c0 = w & 0xFF;
-                long suffix = (w >>> 8) & 0xFF;
-                long value = fixed ? commonWidth : (w >>> 16) & 0xFF;
-                long at = p + (fixed ? 2 : 3);
-                long kept;
-                boolean ok;
-                if (blockStart) {
-                    kept = c0;
-                    ok = first ? c0 == 0 : c0 <= (previousLength >= 0 ? previousLength : p - fcStart);
-                } else {
-                    kept = previousLength - c0;
-                    ok = c0 <= previousLength;
-                }
-                long room = end - at;
-                if (ok && (suffix != 0 || first || !unique) && suffix <= room && value <= room - suffix) {
-                    start = p;
-                    retained = kept;
-                    suffixAt = at;
-                    suffixLength = suffix;
-                    valueAt = at + suffix;
-                    valueLength = value;
-                    pos = at + suffix + value;
+                c0 = w & 0xFF;
+                suffix = (w >>> 8) & 0xFF;
+                value = fixed ? commonWidth : (w >>> 16) & 0xFF;
+                at = p + (fixed ? 2 : 3);
+            } else {
+                long a = shortCount(w, 0);
+                long b = a < 0 ? -1 : shortCount(w, (int) (a >>> 16));
+                long v = b < 0 || fixed ? 0 : shortCount(w, (int) ((a + b) >>> 16));
+                if (b < 0 || v < 0) {
+                    readChecked(blockStart, previousLength, first, fcStart);
                     return;
                 }
+                c0 = a & 0xFFFF;
+                suffix = b & 0xFFFF;
+                value = fixed ? commonWidth : v & 0xFFFF;
+                at = p + ((a + b + v) >>> 16);
+            }
+            long kept;
+            boolean ok;
+            if (blockStart) {
+                kept = c0;
+                ok = first ? c0 == 0 : c0 <= (previousLength >= 0 ? previousLength : p - fcStart);
+            } else {
+                kept = previousLength - c0;
+                ok = c0 <= previousLength;
+            }
+            long room = end - at;
+            if (ok && (suffix != 0 || first || !unique) && suffix <= room && value <= room - suffix) {
+                start = p;
+                retained = kept;
+                suffixAt = at;
+                suffixLength = suffix;
+                valueAt = at + suffix;
+                valueLength = value;
+                pos = at + suffix + value;
+                return;
             }
         }
         readChecked(blockStart, previousLength, first, fcStart);
+    }
+
+    /**
+     * The canonical one- or two-byte LEB128 count at byte {@code off} (at most 5) of {@code w},
+     * as {@code value | bytes << 16}; -1 if it is longer or not canonical (a second byte of 0),
+     * which the checked path then parses or refuses.
+     */
+    private static long shortCount(long w, int off) {
+        long b = (w >>> (off << 3)) & 0xFF;
+        if (b < 0x80) {
+            return b | 1L << 16;
+        }
+        long b2 = (w >>> ((off + 1) << 3)) & 0xFF;
+        if (b2 >= 0x80 || b2 == 0) {
+            return -1;
+        }
+        return (b & 0x7F) | b2 << 7 | 2L << 16;
     }
 
     private void readChecked(boolean blockStart, long previousLength, boolean first, long fcStart) {
