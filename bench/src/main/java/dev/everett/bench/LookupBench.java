@@ -212,25 +212,9 @@ public class LookupBench {
      * same bytes as {@code everett}'s.
      */
     @State(Scope.Benchmark)
-    public static class EverettFilteredState extends EverettSide {
-        @Param({"byte"})
-        public String profile;
-
-        @Param({"independent", "dependent"})
-        public String order;
-
+    public static class EverettFilteredState extends EverettState {
         @Param({"10"})
         public int bitsPerKey;
-
-        @Override
-        String profile() {
-            return profile;
-        }
-
-        @Override
-        String order() {
-            return order;
-        }
 
         @Override
         FilterPolicy filters() {

@@ -6,9 +6,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -74,10 +72,7 @@ final class IndexReader implements AutoCloseable {
     static IndexReader open(Path path, Policy policy) throws IOException {
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment mapped;
-            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-                mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-            }
+            MemorySegment mapped = MappedFile.readOnly(path, arena);
             Envelope env = Envelope.parse(path, mapped);
             Corruption c = new Corruption(path);
             c.require(env.kind() == Envelope.Kind.INDEX, 0, "a native object (EVRT.KV) is not an index");

@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
 /**
@@ -163,10 +162,7 @@ final class KeyFilter implements AutoCloseable {
     static KeyFilter open(Path path, ObjectId nativeId, Kv02Reader natives) throws IOException {
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment f;
-            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-                f = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-            }
+            MemorySegment f = MappedFile.readOnly(path, arena);
             Corruption c = new Corruption(path);
             long size = f.byteSize();
             c.require(size >= HEADER, size, "a key filter has a " + HEADER + "-byte header, the file has " + size + " bytes");

@@ -14,9 +14,7 @@ import dev.everett.api.VerifyReport;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 /**
  * A native segment (KV02 in byte or bit units, or KV03), memory-mapped through one shared
@@ -55,10 +53,7 @@ final class Kv02Reader implements SegmentReader {
     static Kv02Reader open(Path path, Policy policy, OpenMode mode) throws IOException {
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment mapped;
-            try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-                mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
-            }
+            MemorySegment mapped = MappedFile.readOnly(path, arena);
             Envelope env = Envelope.parse(path, mapped);
             checkKind(path, env);
             env.requirePolicy(path, policy);
