@@ -118,22 +118,41 @@ final class KeyFilter implements AutoCloseable {
         int probes = probesFor(bitsPerKey);
         long blocks = blocksFor(natives.recordCount(), bitsPerKey);
         long[] words = words(natives, blocks, probes);
-        ByteBuffer header = header(probes, bitsPerKey, natives.recordCount(), blocks, nativeId, natives.fileBytes());
-        ByteBuffer body = ByteBuffer.allocate(words.length * 8).order(ByteOrder.LITTLE_ENDIAN);
-        body.asLongBuffer().put(words);
+        ByteBuffer header = header(probes, bitsPerKey, natives.recordCount(), blocks, nativeId, natives);
+        // The body goes out in chunks, its CRC taken chunk by chunk: one buffer of the whole
+        // body would overflow an int for natives of a billion keys and more.
+        ByteBuffer chunk = ByteBuffer.allocate(CHUNK_WORDS * 8).order(ByteOrder.LITTLE_ENDIAN);
         CRC32C crc = new CRC32C();
         crc.update(header.array(), 0, 60);
-        crc.update(body.array());
+        for (int from = 0; from < words.length; from += CHUNK_WORDS) {
+            int n = Math.min(CHUNK_WORDS, words.length - from);
+            chunk.clear();
+            chunk.asLongBuffer().put(words, from, n);
+            crc.update(chunk.array(), 0, n * 8);
+        }
         header.putInt(60, (int) crc.getValue());
         try (AtomicFile out = new AtomicFile(target)) {
             FileChannel ch = out.channel();
-            writeFully(ch, header);
-            writeFully(ch, body);
+            writeFully(ch, header, HEADER);
+            for (int from = 0; from < words.length; from += CHUNK_WORDS) {
+                int n = Math.min(CHUNK_WORDS, words.length - from);
+                chunk.clear();
+                chunk.asLongBuffer().put(words, from, n);
+                writeFully(ch, chunk, n * 8);
+            }
             out.publish();
         }
     }
 
-    private static ByteBuffer header(int probes, int bitsPerKey, long keys, long blocks, ObjectId nativeId, long nativeBytes) {
+    /** Words per write and per CRC update when a filter is written. */
+    private static final int CHUNK_WORDS = 1 << 14;
+
+    /** The native's header CRC32C: it covers the native's body CRC, so it names the native's exact bytes. */
+    private static int nativeCrc(Kv02Reader natives) {
+        return natives.file().get(INT_LE, Envelope.HEADER_CRC_OFFSET);
+    }
+
+    private static ByteBuffer header(int probes, int bitsPerKey, long keys, long blocks, ObjectId nativeId, Kv02Reader natives) {
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
         h.putLong(0, MAGIC);
         h.putInt(8, probes);
@@ -143,12 +162,13 @@ final class KeyFilter implements AutoCloseable {
         byte[] id = new byte[16];
         nativeId.toBytes(id, 0);
         h.put(32, id);
-        h.putLong(48, nativeBytes);
+        h.putLong(48, natives.fileBytes());
+        h.putInt(56, nativeCrc(natives));
         return h;
     }
 
-    private static void writeFully(FileChannel ch, ByteBuffer b) throws IOException {
-        b.clear();
+    private static void writeFully(FileChannel ch, ByteBuffer b, int n) throws IOException {
+        b.clear().limit(n);
         while (b.hasRemaining()) {
             ch.write(b);
         }
@@ -184,15 +204,45 @@ final class KeyFilter implements AutoCloseable {
             c.require(named.equals(nativeId), 32, "filter names native " + named + ", not " + nativeId);
             long nativeBytes = f.get(LONG_LE, 48);
             c.require(nativeBytes == natives.fileBytes(), 48, "native file bytes " + nativeBytes + " equal the native's " + natives.fileBytes());
-            c.require(f.get(INT_LE, 56) == 0, 56, "reserved word is zero");
-            CRC32C crc = new CRC32C();
-            crc.update(f.asSlice(0, 60).asByteBuffer());
-            crc.update(f.asSlice(HEADER).asByteBuffer());
-            c.require((int) crc.getValue() == f.get(INT_LE, 60), 60, "CRC32C of the filter");
+            int crc = f.get(INT_LE, 56);
+            c.require(crc == nativeCrc(natives), 56, "native header CRC32C " + Integer.toHexString(crc)
+                    + " equals the native's " + Integer.toHexString(nativeCrc(natives)));
+            c.require(checksumHolds(f), 60, "CRC32C of the filter");
             return new KeyFilter(arena, f, c, nativeId, probes, bitsPerKey, keys, blocks);
         } catch (RuntimeException | IOException | Error e) {
             arena.close();
             throw e;
+        }
+    }
+
+    /** True if the file's CRC32C (bytes 0–59, then every block) is the one it records; false if it is too short to hold one. */
+    private static boolean checksumHolds(MemorySegment f) {
+        if (f.byteSize() < HEADER) {
+            return false;
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(f.asSlice(0, 60).asByteBuffer());
+        // Slices of at most 1 GiB: a ByteBuffer view holds at most 2 GiB.
+        for (long at = HEADER; at < f.byteSize(); at += 1L << 30) {
+            crc.update(f.asSlice(at, Math.min(1L << 30, f.byteSize() - at)).asByteBuffer());
+        }
+        return (int) crc.getValue() == f.get(INT_LE, 60);
+    }
+
+    /**
+     * True if {@code path} holds an intact filter (its own checksum holds) made for other bytes
+     * than {@code natives} now has under the same identity, as after a native is published again
+     * over the same name: such a filter is out of date, not damaged, and is rebuilt. A damaged
+     * file is not stale: {@link #open} refuses it.
+     */
+    static boolean stale(Path path, Kv02Reader natives) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment f = MappedFile.readOnly(path, arena);
+            if (!checksumHolds(f) || f.get(LONG_LE, 0) != MAGIC) {
+                return false;
+            }
+            return f.get(LONG_LE, 16) != natives.recordCount() || f.get(LONG_LE, 48) != natives.fileBytes()
+                    || f.get(INT_LE, 56) != nativeCrc(natives);
         }
     }
 

@@ -113,7 +113,9 @@ final class ObjectStore implements AutoCloseable {
             return f;
         }
         Path p = filterPath(id);
-        if (!Files.exists(p)) {
+        if (!Files.exists(p) || KeyFilter.stale(p, n)) {
+            // Missing, or made for earlier bytes published under the same identity: filters are
+            // derived data, so rebuild rather than trust or refuse it.
             KeyFilter.write(p, id, n, filterPolicy);
         }
         f = KeyFilter.open(p, id, n);

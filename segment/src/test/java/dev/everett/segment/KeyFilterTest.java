@@ -327,6 +327,51 @@ class KeyFilterTest {
         }
     }
 
+    /**
+     * A native published again under the same identity with the same size and record count (as
+     * a host may do through {@code newSegment} or {@code nativePath}): the old filter is intact but
+     * describes other keys. It must be rebuilt, never trusted.
+     */
+    @Test
+    void aFilterOfEarlierBytesUnderTheSameIdentityIsRebuilt() throws Exception {
+        Path root = dir.resolve("stale");
+        ObjectId id = ObjectId.random();
+        List<byte[]> even = new ArrayList<>();
+        List<byte[]> odd = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            even.add(structured(2L * i));
+            odd.add(structured(2L * i + 1));
+        }
+        CatalogRef head;
+        try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+            try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
+                for (byte[] k : even) {
+                    w.put(k, new byte[] {1});
+                }
+                w.finish();
+            }
+            head = store.indexSegment(id).head();
+        }
+        byte[] before = Files.readAllBytes(id.path(root, ".filter"));
+        try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+            try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
+                for (byte[] k : odd) {
+                    w.put(k, new byte[] {1});
+                }
+                w.finish();
+            }
+        }
+        try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+            IndexedSegment seg = store.indexSegment(id);
+            assertTrue(seg.filtered());
+            for (byte[] k : odd) {
+                assertEquals(Lookup.Status.VALUE, seg.get(k).status(), "a key of the new native");
+            }
+            seg.verify();
+        }
+        assertFalse(Arrays.equals(before, Files.readAllBytes(id.path(root, ".filter"))), "the filter was rebuilt");
+    }
+
     @Test
     void anEmptyChainNeedsNoFilterFile() throws Exception {
         try (SegmentStore store = ENGINE.openStore(dir, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
