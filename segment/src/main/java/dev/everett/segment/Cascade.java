@@ -176,9 +176,9 @@ final class Cascade {
     }
 
     /**
-     * Searches group g of one catalog, starting from the context of the occurrence at g·K: its
-     * native window if {@code natives} (else no native match is looked for), the main route, and
-     * the secondary route if {@code leaf} (else it has no predecessor).
+     * Searches group g of one catalog, starting from the context of the occurrence at g·K: the
+     * main route, the secondary route if {@code leaf} (else it has no predecessor), and the
+     * native window if {@code nativeMayHold} (else no native match is looked for).
      */
     void search(Catalog node, long g, Probe p, boolean nativeMayHold, boolean leaf) {
         IndexReader ix = node.index;

@@ -37,21 +37,14 @@ final class KeyFilter implements AutoCloseable {
     private final Arena arena;
     private final MemorySegment file;
     private final Corruption corruption;
-    final ObjectId nativeId;
-    final int probes;
-    final int bitsPerKey;
-    final long keyCount;
+    private final int probes;
     private final long blocks;
 
-    private KeyFilter(Arena arena, MemorySegment file, Corruption corruption, ObjectId nativeId, int probes, int bitsPerKey,
-                      long keyCount, long blocks) {
+    private KeyFilter(Arena arena, MemorySegment file, Corruption corruption, int probes, long blocks) {
         this.arena = arena;
         this.file = file;
         this.corruption = corruption;
-        this.nativeId = nativeId;
         this.probes = probes;
-        this.bitsPerKey = bitsPerKey;
-        this.keyCount = keyCount;
         this.blocks = blocks;
     }
 
@@ -82,10 +75,6 @@ final class KeyFilter implements AutoCloseable {
 
     long fileBytes() {
         return file.byteSize();
-    }
-
-    Path path() {
-        return corruption.file();
     }
 
     /** The filter words of {@code natives}' keys, {@code blocks} blocks of {@code probes} probes per key. */
@@ -119,27 +108,24 @@ final class KeyFilter implements AutoCloseable {
         long blocks = blocksFor(natives.recordCount(), bitsPerKey);
         long[] words = words(natives, blocks, probes);
         ByteBuffer header = header(probes, bitsPerKey, natives.recordCount(), blocks, nativeId, natives);
-        // The body goes out in chunks, its CRC taken chunk by chunk: one buffer of the whole
-        // body would overflow an int for natives of a billion keys and more.
+        // The body goes out in chunks after the header's place, its CRC taken chunk by chunk (one
+        // buffer of the whole body would overflow an int for natives of a billion keys and more);
+        // the header, which holds the CRC, is written last at position 0.
         ByteBuffer chunk = ByteBuffer.allocate(CHUNK_WORDS * 8).order(ByteOrder.LITTLE_ENDIAN);
         CRC32C crc = new CRC32C();
         crc.update(header.array(), 0, 60);
-        for (int from = 0; from < words.length; from += CHUNK_WORDS) {
-            int n = Math.min(CHUNK_WORDS, words.length - from);
-            chunk.clear();
-            chunk.asLongBuffer().put(words, from, n);
-            crc.update(chunk.array(), 0, n * 8);
-        }
-        header.putInt(60, (int) crc.getValue());
         try (AtomicFile out = new AtomicFile(target)) {
             FileChannel ch = out.channel();
-            writeFully(ch, header, HEADER);
+            long at = HEADER;
             for (int from = 0; from < words.length; from += CHUNK_WORDS) {
                 int n = Math.min(CHUNK_WORDS, words.length - from);
                 chunk.clear();
                 chunk.asLongBuffer().put(words, from, n);
-                writeFully(ch, chunk, n * 8);
+                crc.update(chunk.array(), 0, n * 8);
+                at += writeFully(ch, chunk, n * 8, at);
             }
+            header.putInt(60, (int) crc.getValue());
+            writeFully(ch, header, HEADER, 0);
             out.publish();
         }
     }
@@ -167,11 +153,13 @@ final class KeyFilter implements AutoCloseable {
         return h;
     }
 
-    private static void writeFully(FileChannel ch, ByteBuffer b, int n) throws IOException {
+    /** Writes the first {@code n} bytes of {@code b} at {@code position}; returns {@code n}. */
+    private static int writeFully(FileChannel ch, ByteBuffer b, int n, long position) throws IOException {
         b.clear().limit(n);
         while (b.hasRemaining()) {
-            ch.write(b);
+            ch.write(b, position + b.position());
         }
+        return n;
     }
 
     /**
@@ -208,7 +196,7 @@ final class KeyFilter implements AutoCloseable {
             c.require(crc == nativeCrc(natives), 56, "native header CRC32C " + Integer.toHexString(crc)
                     + " equals the native's " + Integer.toHexString(nativeCrc(natives)));
             c.require(checksumHolds(f), 60, "CRC32C of the filter");
-            return new KeyFilter(arena, f, c, nativeId, probes, bitsPerKey, keys, blocks);
+            return new KeyFilter(arena, f, c, probes, blocks);
         } catch (RuntimeException | IOException | Error e) {
             arena.close();
             throw e;
