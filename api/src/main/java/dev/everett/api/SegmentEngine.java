@@ -20,14 +20,20 @@ public interface SegmentEngine {
      * {@code policy}, without key filters.
      */
     default SegmentStore openStore(Path root, Policy policy) throws IOException {
-        return openStore(root, policy, FilterPolicy.none());
+        return openStore(root, policy, StoreOptions.defaults());
     }
 
     /**
      * Opens (creating if needed) the object store rooted at {@code root}, all under
-     * {@code policy}, keeping a key filter beside each native it indexes as {@code filters} says.
+     * {@code policy}, keeping a key filter beside each native it indexes as {@code filters} says
+     * (and the default routing cache).
      */
-    SegmentStore openStore(Path root, Policy policy, FilterPolicy filters) throws IOException;
+    default SegmentStore openStore(Path root, Policy policy, FilterPolicy filters) throws IOException {
+        return openStore(root, policy, StoreOptions.defaults().withFilters(filters));
+    }
+
+    /** Opens (creating if needed) the object store rooted at {@code root}, all under {@code policy}, read as {@code options} say. */
+    SegmentStore openStore(Path root, Policy policy, StoreOptions options) throws IOException;
 
     /** The first engine on the class path. */
     static SegmentEngine load() {

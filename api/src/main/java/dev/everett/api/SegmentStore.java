@@ -19,7 +19,12 @@ public interface SegmentStore extends AutoCloseable {
      * each non-empty native it binds (its own and its secondary) that lacks one, and
      * {@link #openChain} builds any that a chain's natives still lack.
      */
-    FilterPolicy filterPolicy();
+    default FilterPolicy filterPolicy() {
+        return options().filters();
+    }
+
+    /** How this store reads: its key filters and its routing cache ({@link StoreOptions}). */
+    StoreOptions options();
 
     /** A writer for a new native object named {@code id}. */
     SegmentWriter newSegment(ObjectId id, CommonWidthRule rule) throws IOException;

@@ -3,6 +3,7 @@ package dev.everett.bench;
 import dev.everett.api.Chain;
 import dev.everett.api.FilterPolicy;
 import dev.everett.api.Lookup;
+import dev.everett.api.StoreOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -132,12 +133,18 @@ public class LookupBench {
             return FilterPolicy.none();
         }
 
+        /** The chain's routing cache ({@link StoreOptions}): the default, unless a state says otherwise. */
+        long routingCacheBytes() {
+            return StoreOptions.DEFAULT_ROUTING_CACHE_BYTES;
+        }
+
         @Setup(Level.Trial)
         public void setUp() throws IOException {
             LookupData.Profile p = LookupData.Profile.of(profile());
             prepare("everett-" + p.label);
             long t0 = System.nanoTime();
-            fixture = LookupData.buildEverett(work.resolve("store"), records, p, filters());
+            fixture = LookupData.buildEverett(work.resolve("store"), records, p,
+                    StoreOptions.defaults().withFilters(filters()).withRoutingCacheBytes(routingCacheBytes()));
             long t1 = System.nanoTime();
             chain = fixture.chain();
             if (chain.filtered() != filters().enabled()) {
@@ -147,8 +154,8 @@ public class LookupBench {
             long t2 = System.nanoTime();
             var files = LookupData.everettFiles(work.resolve("store"));
             long bytes = files.stream().mapToLong(LookupData.FileSize::bytes).sum();
-            System.out.printf(Locale.ROOT, "%n[everett %s%s] N=%d %s: %d bytes in %d files; build %.2f s, query check %.2f s%n",
-                    p.label, filters().enabled() ? ", filters " + filters().bitsPerKey() + " bits/key" : "", n, keys, bytes, files.size(),
+            System.out.printf(Locale.ROOT, "%n[everett %s%s, routing cache %d bytes] N=%d %s: %d bytes in %d files; build %.2f s, query check %.2f s%n",
+                    p.label, filters().enabled() ? ", filters " + filters().bitsPerKey() + " bits/key" : "", routingCacheBytes(), n, keys, bytes, files.size(),
                     (t1 - t0) / 1e9, (t2 - t1) / 1e9);
             records = null;
         }
@@ -222,6 +229,34 @@ public class LookupBench {
         }
     }
 
+    /**
+     * The byte profile without a routing cache, independent order: every lookup runs the cascade
+     * from the head, as Everett's own reader does (the routing catalogs on top included).
+     */
+    @State(Scope.Benchmark)
+    public static class EverettFromHeadState extends EverettSide {
+        @Param({"byte"})
+        public String profile;
+
+        @Param({"independent"})
+        public String order;
+
+        @Override
+        String profile() {
+            return profile;
+        }
+
+        @Override
+        String order() {
+            return order;
+        }
+
+        @Override
+        long routingCacheBytes() {
+            return 0;
+        }
+    }
+
     @State(Scope.Benchmark)
     public static class RocksState extends Fixture {
         @Param({"independent", "dependent"})
@@ -272,6 +307,13 @@ public class LookupBench {
     @Benchmark
     @OperationsPerInvocation(LookupData.TRIAL)
     public long everett(EverettState s) {
+        return s.check(trial(s.chain, s.queryKeys, s.dependent));
+    }
+
+    /** Everett, byte profile, without the routing cache: the cascade from the head. */
+    @Benchmark
+    @OperationsPerInvocation(LookupData.TRIAL)
+    public long everettFromHead(EverettFromHeadState s) {
         return s.check(trial(s.chain, s.queryKeys, s.dependent));
     }
 

@@ -4,6 +4,7 @@ import dev.everett.api.CatalogRef;
 import dev.everett.api.Chain;
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.FilterPolicy;
+import dev.everett.api.StoreOptions;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
@@ -345,7 +346,15 @@ public final class LookupData {
      * before the cascade).
      */
     public static EverettFixture buildEverett(Path root, Records r, Profile profile, FilterPolicy filters) throws IOException {
-        SegmentStore store = SegmentEngine.load().openStore(root, profile.policy, filters);
+        return buildEverett(root, r, profile, StoreOptions.defaults().withFilters(filters));
+    }
+
+    /**
+     * As {@link #buildEverett(Path, Records, Profile)}, in a store opened with {@code options}
+     * (key filters, routing cache).
+     */
+    public static EverettFixture buildEverett(Path root, Records r, Profile profile, StoreOptions options) throws IOException {
+        SegmentStore store = SegmentEngine.load().openStore(root, profile.policy, options);
         try {
             List<CatalogRef> catalogs = new ArrayList<>();
             ObjectId run1 = writeRun(store, r, 1);

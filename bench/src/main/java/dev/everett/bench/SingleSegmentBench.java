@@ -8,6 +8,7 @@ import dev.everett.api.SeekCursor;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentStore;
 import dev.everett.api.SegmentWriter;
+import dev.everett.api.StoreOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -59,6 +60,13 @@ public class SingleSegmentBench {
     @Param({"auto"})
     public String dir;
 
+    /**
+     * The store's routing cache ({@link StoreOptions}): the default (2 MiB, which holds the
+     * samples of the deepest routing catalog here), or 0 for the cascade from the head.
+     */
+    @Param({"2097152", "0"})
+    public long routingCacheBytes;
+
     private Path work;
     private SegmentStore store;
     private IndexedSegment segment;
@@ -87,7 +95,8 @@ public class SingleSegmentBench {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         work = LookupData.workDir(dir, "everett-segment-");
-        store = SegmentEngine.load().openStore(work.resolve("store"), LookupData.policy());
+        store = SegmentEngine.load().openStore(work.resolve("store"), LookupData.policy(),
+                StoreOptions.defaults().withRoutingCacheBytes(routingCacheBytes));
         long t0 = System.nanoTime();
         segment = build(store);
         long t1 = System.nanoTime();

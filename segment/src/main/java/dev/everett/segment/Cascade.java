@@ -24,7 +24,15 @@ final class Cascade {
     private final boolean bits;
     private final int pathBits;
 
+    /** The main samples of the top catalogs, decoded; null if none fit (or none are wanted). */
+    private final RoutingCache routing;
+
     Cascade(Catalog head) {
+        this(head, dev.everett.api.StoreOptions.DEFAULT_ROUTING_CACHE_BYTES);
+    }
+
+    /** A cascade that decodes at most {@code routingBytes} of main-route samples (0: none). */
+    Cascade(Catalog head, long routingBytes) {
         this.head = head;
         this.k = head.index.groupSize();
         this.bits = head.natives.bitUnit();
@@ -33,6 +41,12 @@ final class Cascade {
         this.probes = ThreadLocal.withInitial(() -> new Probe(c, bits, pathBits));
         c.require(head.virtualCount() <= k, Envelope.BYTES + 8,
                 "a query head must hold at most K = " + k + " occurrences, this one holds " + head.virtualCount());
+        this.routing = routingBytes > 0 ? RoutingCache.of(head, routingBytes) : null;
+    }
+
+    /** The decoded main samples, or null. */
+    RoutingCache routing() {
+        return routing;
     }
 
     Catalog head() {
@@ -94,10 +108,23 @@ final class Cascade {
         p.lower.start(q, n);
         Catalog node = head;
         long g = 0;
+        int d = 0;
         if (head.virtualCount() == 0) {
             return Lookup.absent();
         }
-        for (int d = 0; node != null; d++) {
+        RoutingCache r = routing;
+        int jump = r == null ? -1 : r.jumpLevel(holders);
+        if (jump >= 0) {
+            // No catalog down to this one can hold Q: enter the cascade below it, at the group
+            // its decoded samples choose.
+            g = r.enter(jump, p.lower);
+            if (g < 0) {
+                return Lookup.absent();
+            }
+            node = r.catalog(jump).main;
+            d = jump + 1;
+        }
+        for (; node != null; d++) {
             long here = d < MASK_DEPTH ? holders >>> (2 * d) : ALL_HOLDERS;
             if (here == 0) {
                 return Lookup.absent();
@@ -133,6 +160,15 @@ final class Cascade {
         }
         Catalog node = head;
         long g = 0;
+        RoutingCache r = routing;
+        int jump = r == null ? -1 : r.jumpLevel(ALL_HOLDERS);
+        if (jump >= 0) {
+            g = r.enter(jump, p.lower);
+            if (g < 0) {
+                return 0;
+            }
+            node = r.catalog(jump).main;
+        }
         while (true) {
             search(node, g, p, true, true);
             if (node.main == null) {

@@ -1,13 +1,13 @@
 package dev.everett.segment;
 
 import dev.everett.api.CommonWidthRule;
-import dev.everett.api.FilterPolicy;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentStore;
 import dev.everett.api.SegmentWriter;
+import dev.everett.api.StoreOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -19,8 +19,8 @@ public final class EverettSegmentEngine implements SegmentEngine {
     }
 
     @Override
-    public SegmentStore openStore(Path root, Policy policy, FilterPolicy filters) throws IOException {
-        return new EverettStore(root, policy, filters);
+    public SegmentStore openStore(Path root, Policy policy, StoreOptions options) throws IOException {
+        return new EverettStore(root, policy, options);
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.everett.segment;
 import dev.everett.api.CatalogRef;
 import dev.everett.api.Chain;
 import dev.everett.api.CommonWidthRule;
-import dev.everett.api.FilterPolicy;
 import dev.everett.api.IndexedSegment;
 import dev.everett.api.KeyRange;
 import dev.everett.api.Lookup;
@@ -13,6 +12,7 @@ import dev.everett.api.SeekCursor;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentStore;
 import dev.everett.api.SegmentWriter;
+import dev.everett.api.StoreOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,11 +23,13 @@ import java.util.List;
 final class EverettStore implements SegmentStore {
     private final Path root;
     private final ObjectStore objects;
+    private final StoreOptions options;
 
-    EverettStore(Path root, Policy policy, FilterPolicy filters) throws IOException {
+    EverettStore(Path root, Policy policy, StoreOptions options) throws IOException {
         this.root = root;
+        this.options = options;
         Files.createDirectories(root);
-        this.objects = new ObjectStore(root, policy, filters);
+        this.objects = new ObjectStore(root, policy, options.filters());
     }
 
     @Override
@@ -41,8 +43,8 @@ final class EverettStore implements SegmentStore {
     }
 
     @Override
-    public FilterPolicy filterPolicy() {
-        return objects.filterPolicy();
+    public StoreOptions options() {
+        return options;
     }
 
     @Override
@@ -83,7 +85,7 @@ final class EverettStore implements SegmentStore {
     @Override
     public Chain openChain(CatalogRef head) throws IOException {
         Catalog h = catalog(head);
-        return new ChainView(new Cascade(h), filters(h));
+        return new ChainView(new Cascade(h, options.routingCacheBytes()), filters(h));
     }
 
     /** The key filters of the chain below {@code head}, or null if the store keeps no filters. */
@@ -105,7 +107,7 @@ final class EverettStore implements SegmentStore {
             h.index.corruption().require(c.secondary == null, Envelope.BYTES + 83, "a segment chain has no secondary leaves");
             path.add(c);
         }
-        return new SegmentView(new Cascade(h), filters(h), path);
+        return new SegmentView(new Cascade(h, options.routingCacheBytes()), filters(h), path);
     }
 
     @Override

@@ -176,6 +176,43 @@ final class QueryContext {
     }
 
     /**
+     * Becomes the context of a boundary key known in full: the first {@code units} units of
+     * {@code key} from byte {@code from} (bit unit: an MSB-first bit string whose unused tail bits
+     * are zero). Gives exactly what advancing over the records that spell it would give: the
+     * common prefix with Q in bits, the order, and the length.
+     */
+    void boundary(byte[] key, int from, long units) {
+        long keyBits = bits ? units : 8 * units;
+        int keyBytes = BitStrings.bytes(keyBits);
+        int queryBytes = BitStrings.bytes(queryBits);
+        long limit = Math.min(keyBits, queryBits);
+        int i = java.util.Arrays.mismatch(key, from, from + keyBytes, query, 0, queryBytes);
+        long c;
+        if (i < 0 || i >= Math.min(keyBytes, queryBytes)) {
+            c = i < 0 ? limit : Math.min(limit, 8L * i);
+        } else {
+            c = Math.min(limit, 8L * i + Integer.numberOfLeadingZeros((key[from + i] ^ query[i]) & 0xFF) - 24);
+        }
+        common = c;
+        if (c == keyBits) {
+            order = c == queryBits ? 0 : -1;
+        } else if (c == queryBits) {
+            order = 1;
+        } else {
+            order = ((key[from + (int) (c >>> 3)] >>> (7 - (int) (c & 7))) & 1) == 0 ? -1 : 1;
+        }
+        lengthKnown = true;
+        length = units;
+    }
+
+    /** Orders {@code units} units of {@code key} from byte {@code from} against Q (as {@link #boundary}). */
+    int compareWith(byte[] key, int from, long units) {
+        long keyBits = bits ? units : 8 * units;
+        int c = java.util.Arrays.compareUnsigned(key, from, from + BitStrings.bytes(keyBits), query, 0, BitStrings.bytes(queryBits));
+        return c != 0 ? c : Long.compare(keyBits, queryBits);
+    }
+
+    /**
      * Becomes the context of a borrowed key C known only through its cut LCP with the
      * boundary B, where C ≤ B ≤ Q: it agrees with Q on min(cutLcp, common) bits, and equals Q
      * exactly when that is all of Q.

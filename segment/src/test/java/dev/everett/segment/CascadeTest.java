@@ -120,6 +120,19 @@ class CascadeTest {
         return q;
     }
 
+    /**
+     * The same chain queried three ways: the cascade from the head (no routing cache), with the
+     * deepest routing catalog decoded (the default cache), and with a cache so small that at most
+     * a shallower one fits, so that every entry point into the cascade is exercised.
+     */
+    static List<Cascade> routingVariants(Catalog head, Random rnd) {
+        return List.of(new Cascade(head, 0), new Cascade(head), new Cascade(head, 16 + rnd.nextInt(400)));
+    }
+
+    static String describe(RoutingCache r) {
+        return r == null ? "none" : r.levels() + " levels decoded (" + r.bytes() + " bytes)";
+    }
+
     @ParameterizedTest
     @EnumSource(Profile.class)
     void lookupsEqualANewestFirstSearch(Profile profile, Random rnd) throws Exception {
@@ -140,16 +153,18 @@ class CascadeTest {
             try (ObjectStore store = new ObjectStore(root, policy)) {
                 Catalog head = build(store, levels);
                 head.verify();
-                Cascade cascade = new Cascade(head);
+                List<Cascade> cascades = routingVariants(head, rnd);
                 for (byte[] q : queries(rnd, universe)) {
                     byte[][] expected = new byte[1][];
                     Lookup.Status status = model(levels, q, expected);
-                    Lookup got = cascade.get(q, q.length);
-                    String what = profile + " round " + round + " K=" + k + " W=" + w + " " + policy.backspace() + " depth " + depth
-                            + " key " + java.util.HexFormat.of().formatHex(q);
-                    assertEquals(status, got.status(), what);
-                    if (status == Lookup.Status.VALUE) {
-                        assertArrayEquals(expected[0], got.valueBytes(), what);
+                    for (Cascade cascade : cascades) {
+                        Lookup got = cascade.get(q, q.length);
+                        String what = profile + " round " + round + " K=" + k + " W=" + w + " " + policy.backspace() + " depth " + depth
+                                + " routing head " + describe(cascade.routing()) + " key " + java.util.HexFormat.of().formatHex(q);
+                        assertEquals(status, got.status(), what);
+                        if (status == Lookup.Status.VALUE) {
+                            assertArrayEquals(expected[0], got.valueBytes(), what);
+                        }
                     }
                 }
             }
@@ -181,7 +196,7 @@ class CascadeTest {
                     catalogs++;
                 }
                 int routing = catalogs - levels.size();
-                Cascade cascade = new Cascade(head);
+                List<Cascade> cascades = routingVariants(head, rnd);
                 double noise = rnd.nextDouble();
                 for (byte[] q : queries(rnd, universe)) {
                     long mask = 0;
@@ -198,10 +213,12 @@ class CascadeTest {
                     byte[][] expected = new byte[1][];
                     Lookup.Status status = model(levels, q, expected);
                     String what = profile + " round " + round + " mask " + Long.toBinaryString(mask) + " key " + java.util.HexFormat.of().formatHex(q);
-                    Lookup got = mask == 0 ? Lookup.absent() : cascade.get(q, q.length, mask);
-                    assertEquals(status, got.status(), what);
-                    if (status == Lookup.Status.VALUE) {
-                        assertArrayEquals(expected[0], got.valueBytes(), what);
+                    for (Cascade cascade : cascades) {
+                        Lookup got = mask == 0 ? Lookup.absent() : cascade.get(q, q.length, mask);
+                        assertEquals(status, got.status(), what + " routing head " + describe(cascade.routing()));
+                        if (status == Lookup.Status.VALUE) {
+                            assertArrayEquals(expected[0], got.valueBytes(), what);
+                        }
                     }
                 }
             }
@@ -246,15 +263,18 @@ class CascadeTest {
                 levels.add(new Level(run, secondary));
             }
             try (ObjectStore store = new ObjectStore(dir.resolve("k" + k), policy)) {
-                Cascade cascade = new Cascade(build(store, levels));
+                List<Cascade> cascades = routingVariants(build(store, levels), rnd);
                 for (long i = -1; i < 2 * n + 2; i++) {
                     byte[] q = i < 0 ? new byte[0] : structured(i);
                     byte[][] expected = new byte[1][];
                     Lookup.Status status = model(levels, q, expected);
-                    Lookup got = cascade.get(q, q.length);
-                    assertEquals(status, got.status(), profile + " K=" + k + " ordinal " + i);
-                    if (status == Lookup.Status.VALUE) {
-                        assertArrayEquals(expected[0], got.valueBytes(), profile + " K=" + k + " ordinal " + i);
+                    for (Cascade cascade : cascades) {
+                        String what = profile + " K=" + k + " ordinal " + i + " routing head " + describe(cascade.routing());
+                        Lookup got = cascade.get(q, q.length);
+                        assertEquals(status, got.status(), what);
+                        if (status == Lookup.Status.VALUE) {
+                            assertArrayEquals(expected[0], got.valueBytes(), what);
+                        }
                     }
                 }
             }

@@ -15,6 +15,7 @@ import dev.everett.api.SeekCursor;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentStore;
 import dev.everett.api.SegmentWriter;
+import dev.everett.api.StoreOptions;
 import dev.everett.api.ValueGrammar;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -101,7 +102,11 @@ class SegmentCursorTest {
                     .withGrammar(rnd.nextInt(4) == 0 ? ValueGrammar.RAW : ValueGrammar.OPTIONAL);
             List<Rec> model = new RecordGen(rnd).records(rnd.nextInt(round < 2 ? 3 : 1500),
                     RecordGen.Values.variable(policy.grammar()));
-            try (SegmentStore store = SegmentEngine.load().openStore(dir.resolve("r" + round), policy)) {
+            // Seeks find their place through the routing cache when there is one: no cache, the
+            // default (the deepest routing catalog decoded) and a small one (a shallower catalog).
+            long cache = new long[] {0, StoreOptions.DEFAULT_ROUTING_CACHE_BYTES, 16 + rnd.nextInt(400)}[round % 3];
+            try (SegmentStore store = SegmentEngine.load().openStore(dir.resolve("r" + round), policy,
+                    StoreOptions.defaults().withRoutingCacheBytes(cache))) {
                 ObjectId id = ObjectId.random();
                 try (SegmentWriter wr = store.newSegment(id, CommonWidthRule.policy())) {
                     for (Rec r : model) {
@@ -116,7 +121,7 @@ class SegmentCursorTest {
                 IndexedSegment seg = store.indexSegment(id);
                 seg.verify();
                 IndexedSegment reopened = store.openSegment(seg.head());
-                String tag = profile + " round " + round + " K=" + k + " W=" + w + " " + policy.backspace() + " " + policy.grammar() + " n=" + model.size();
+                String tag = profile + " round " + round + " K=" + k + " W=" + w + " " + policy.backspace() + " " + policy.grammar() + " n=" + model.size() + " routing cache " + cache;
                 for (byte[] q : probes(rnd, model)) {
                     int i = lowerBound(model, q);
                     boolean hit = i < model.size() && Arrays.equals(model.get(i).key(), q);

@@ -1,0 +1,194 @@
+package dev.everett.segment;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The main-route samples of the catalogs at the top of a chain, decoded once and searched in
+ * memory, so that a lookup can enter the cascade below the catalogs it has no business in.
+ *
+ * <p>The cascade visits a catalog for two things: a match among its native and leaf records, and
+ * the last main sample ≤ Q, which names the group to enter one level down. When no catalog from
+ * the head down to some catalog C can hold Q, only the second matters, and only at C: the last
+ * sample ≤ Q among all of C's main samples is exactly the one the cascade would reach (it finds
+ * the last one ≤ Q level by level), so a binary search over C's decoded samples gives the same
+ * group and, from the key found, the same comparison context (common prefix, order, length).
+ *
+ * <p>Which catalogs cannot hold Q: routing catalogs (an empty native, no leaf: what
+ * {@code prepareHead} stacks on top of a chain) never can; with key filters, also any catalog
+ * whose native and leaf filters both rule Q out. A filter never misses a key it was built from,
+ * so skipping such a catalog never skips an answer.
+ *
+ * <p>The samples come from indexes whose body CRC was checked when they were opened, and the walk
+ * that decodes them checks their framing and their order. Catalogs are decoded from the head
+ * down while their samples fit the store's routing cache ({@link dev.everett.api.StoreOptions}:
+ * the keys, plus eight bytes per sample and four per catalog), all of them together.
+ */
+final class RoutingCache {
+    /** The catalogs decoded, from the head down. */
+    private final Catalog[] catalogs;
+    /** Their main-route samples, decoded. */
+    private final Samples[] samples;
+    /** Catalogs at the top with an empty native and no leaf. */
+    private final int emptyTop;
+
+    private RoutingCache(Catalog[] catalogs, Samples[] samples, int emptyTop) {
+        this.catalogs = catalogs;
+        this.samples = samples;
+        this.emptyTop = emptyTop;
+    }
+
+    /**
+     * Decodes the main samples of the catalogs from {@code head} down while they fit
+     * {@code maxBytes}; null if not even the head's fit (or it has no main route).
+     */
+    static RoutingCache of(Catalog head, long maxBytes) {
+        List<Catalog> catalogs = new ArrayList<>();
+        List<Samples> samples = new ArrayList<>();
+        long left = maxBytes;
+        for (Catalog c = head; c != null && c.main != null; c = c.main) {
+            Samples s = Samples.decode(c.index.route(IndexReader.MAIN).stream(), left);
+            if (s == null) {
+                break;
+            }
+            catalogs.add(c);
+            samples.add(s);
+            left -= s.bytes();
+        }
+        if (catalogs.isEmpty()) {
+            return null;
+        }
+        int empty = 0;
+        for (Catalog c = head; c != null && c.main != null && c.secondary == null && c.natives.recordCount() == 0; c = c.main) {
+            empty++;
+        }
+        return new RoutingCache(catalogs.toArray(Catalog[]::new), samples.toArray(Samples[]::new), empty);
+    }
+
+    /**
+     * The deepest decoded catalog (levels below the head) such that neither it nor any catalog
+     * above it can hold Q, by structure or by {@code holders} (as {@link Cascade#get(byte[], int,
+     * long)} takes it); -1 if the head itself may.
+     */
+    int jumpLevel(long holders) {
+        int d = 0;
+        int n = samples.length;
+        while (d < n && (d < emptyTop || (d < Cascade.MASK_DEPTH && ((holders >>> (2 * d)) & 3) == 0))) {
+            d++;
+        }
+        return d - 1;
+    }
+
+    /** The catalog {@code level} levels below the head. */
+    Catalog catalog(int level) {
+        return catalogs[level];
+    }
+
+    /**
+     * Finds the last main sample ≤ Q of the catalog {@code level} levels below the head and makes
+     * {@code ctx} (started with Q) its context; returns the sample's ordinal, the group to enter
+     * in that catalog's main target, or -1 if every sample follows Q (then nothing below can hold
+     * Q, nor precede it).
+     */
+    long enter(int level, QueryContext ctx) {
+        return samples[level].enter(ctx);
+    }
+
+    /** Catalogs decoded. */
+    int levels() {
+        return samples.length;
+    }
+
+    /** Catalogs at the top with an empty native and no leaf. */
+    int emptyTop() {
+        return emptyTop;
+    }
+
+    /** Bytes the decoded samples take (as the budget counts them). */
+    long bytes() {
+        long b = 0;
+        for (Samples s : samples) {
+            b += s.bytes();
+        }
+        return b;
+    }
+
+    /** One catalog's main samples: every key, one after another, each a whole number of bytes. */
+    static final class Samples {
+        private final byte[] keys;
+        /** Where sample i's key starts in {@link #keys}; one more entry marks the end. */
+        private final int[] starts;
+        /** Sample i's length in the chain's units (bits for bit-unit chains). */
+        private final int[] units;
+
+        private Samples(byte[] keys, int[] starts, int[] units) {
+            this.keys = keys;
+            this.starts = starts;
+            this.units = units;
+        }
+
+        /** The keys of a borrowed stream, or null if they take more than {@code maxBytes}. */
+        static Samples decode(FcStream s, long maxBytes) {
+            long n = s.count();
+            long fixed = 4 * (2 * n + 1);
+            if (n == 0 || fixed > maxBytes) {
+                return null;
+            }
+            boolean bits = s.coding().bitUnit();
+            int[] starts = new int[(int) n + 1];
+            int[] units = new int[(int) n];
+            byte[] keys = new byte[(int) Math.min(maxBytes - fixed, Math.max(64, n * 16))];
+            int at = 0;
+            KeyWalker w = s.keys();
+            int i = 0;
+            while (w.next()) {
+                long u = w.keyUnits();
+                long bytes = bits ? BitStrings.bytes(u) : u;
+                if (at + bytes + fixed > maxBytes) {
+                    return null;
+                }
+                if (at + bytes > keys.length) {
+                    keys = Arrays.copyOf(keys, (int) Math.min(maxBytes - fixed, Math.max(at + bytes, 2L * keys.length)));
+                }
+                System.arraycopy(w.keyBuffer(), 0, keys, at, (int) bytes);
+                starts[i] = at;
+                units[i] = (int) u;
+                at += (int) bytes;
+                i++;
+            }
+            starts[i] = at;
+            return new Samples(at == keys.length ? keys : Arrays.copyOf(keys, at), starts, units);
+        }
+
+        long enter(QueryContext ctx) {
+            int lo = 0;
+            int hi = units.length;
+            byte[] k = keys;
+            int[] s = starts;
+            int[] u = units;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (ctx.compareWith(k, s[mid], u[mid]) <= 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            int i = lo - 1;
+            if (i >= 0) {
+                ctx.boundary(k, s[i], u[i]);
+            }
+            return i;
+        }
+
+        int size() {
+            return units.length;
+        }
+
+        /** The keys, plus four bytes per sample twice, plus one. */
+        long bytes() {
+            return keys.length + 4L * (starts.length + units.length);
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package dev.everett.segment;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.Lookup;
+import dev.everett.api.ObjectId;
+import dev.everett.api.Policy;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The routing cache ({@link RoutingCache}) of a segment's chain: which catalogs a budget decodes,
+ * and that a cascade entered through it answers every get and lower bound as the cascade from the
+ * head does, and as a sorted-list model does, for every budget from none to all. Chains of several
+ * runs, where filters let lookups jump past catalogs with natives, are in {@link CascadeTest}.
+ */
+@ExtendWith(Seeds.class)
+class RoutingCacheTest {
+    @TempDir
+    Path dir;
+
+    /** What decoding catalog {@code c}'s main samples takes, as the budget counts it. */
+    private static long decodedBytes(Catalog c) {
+        FcStream s = c.index.route(IndexReader.MAIN).stream();
+        KeyWalker w = s.keys();
+        long bytes = 4 * (2 * s.count() + 1);
+        while (w.next()) {
+            bytes += s.coding().bitUnit() ? BitStrings.bytes(w.keyUnits()) : w.keyUnits();
+        }
+        return bytes;
+    }
+
+    private static int lowerBound(List<Rec> model, byte[] q) {
+        int lo = 0;
+        int hi = model.size();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Arrays.compareUnsigned(model.get(mid).key(), q) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void everyBudgetGivesTheSameAnswers(Profile profile, Random rnd) throws Exception {
+        for (int round = 0; round < 6; round++) {
+            long k = new long[] {3, 7, 15}[rnd.nextInt(3)];
+            Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGroupSize(k).withBlockWidth(1 + rnd.nextInt(16));
+            List<Rec> model = new RecordGen(rnd).records(200 + rnd.nextInt(3000), RecordGen.Values.variable(policy.grammar()));
+            try (ObjectStore store = new ObjectStore(dir.resolve("r" + round), policy)) {
+                ObjectId id = ObjectId.random();
+                try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
+                    for (Rec r : model) {
+                        if (r.tombstone()) {
+                            w.delete(r.key());
+                        } else {
+                            w.put(r.key(), r.value());
+                        }
+                    }
+                    w.finish();
+                }
+                Catalog head = store.prepareHead(store.index(id, null, null), null);
+                List<Long> sizes = new ArrayList<>();
+                int empty = 0;
+                for (Catalog c = head; c.main != null; c = c.main) {
+                    sizes.add(decodedBytes(c));
+                    empty += c.natives.recordCount() == 0 ? 1 : 0;
+                }
+                String tag = profile + " round " + round + " K=" + k + " n=" + model.size() + " decoded sizes " + sizes;
+                assertTrue(empty >= 1, tag + ": a segment this large has a routing head");
+                assertEquals(sizes.size(), empty, tag + ": every catalog above the native is a routing catalog");
+                // Budgets just below and at each cumulative size, none and plenty.
+                List<Long> budgets = new ArrayList<>(List.of(0L, 1L, Long.MAX_VALUE >>> 8));
+                long sum = 0;
+                for (long s : sizes) {
+                    sum += s;
+                    budgets.add(sum - 1);
+                    budgets.add(sum);
+                }
+                List<Cascade> cascades = new ArrayList<>();
+                for (long budget : budgets) {
+                    Cascade cascade = new Cascade(head, budget);
+                    int expected = 0;
+                    for (long total = 0; expected < sizes.size() && (total += sizes.get(expected)) <= budget; ) {
+                        expected++;
+                    }
+                    RoutingCache r = cascade.routing();
+                    String what = tag + " budget " + budget;
+                    if (expected == 0) {
+                        assertNull(r, what);
+                    } else {
+                        assertNotNull(r, what);
+                        assertEquals(expected, r.levels(), what);
+                        assertEquals(sizes.stream().limit(expected).mapToLong(Long::longValue).sum(), r.bytes(), what);
+                        assertEquals(empty, r.emptyTop(), what);
+                        assertEquals(expected - 1, r.jumpLevel(Cascade.ALL_HOLDERS), what);
+                    }
+                    cascades.add(cascade);
+                }
+                for (byte[] q : probes(rnd, model)) {
+                    int i = lowerBound(model, q);
+                    boolean hit = i < model.size() && Arrays.equals(model.get(i).key(), q);
+                    Lookup.Status want = !hit ? Lookup.Status.ABSENT : model.get(i).tombstone() ? Lookup.Status.TOMBSTONE : Lookup.Status.VALUE;
+                    for (int b = 0; b < cascades.size(); b++) {
+                        String what = tag + " budget " + budgets.get(b) + " key " + HexFormat.of().formatHex(q);
+                        Cascade cascade = cascades.get(b);
+                        Lookup got = cascade.get(q, q.length);
+                        assertEquals(want, got.status(), what);
+                        if (want == Lookup.Status.VALUE) {
+                            assertArrayEquals(model.get(i).value(), got.valueBytes(), what);
+                        }
+                        assertEquals(i, cascade.lowerBound(q, q.length), what + " lower bound");
+                    }
+                }
+            }
+        }
+    }
+
+    /** Every key, its neighbours one byte longer and shorter and one bigger, the empty key, random keys. */
+    private static List<byte[]> probes(Random rnd, List<Rec> model) {
+        List<byte[]> q = new ArrayList<>();
+        q.add(new byte[0]);
+        q.add(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
+        for (Rec r : model) {
+            byte[] k = r.key();
+            q.add(k);
+            q.add(Arrays.copyOf(k, k.length + 1));
+            if (k.length > 0) {
+                q.add(Arrays.copyOf(k, k.length - 1));
+                byte[] bumped = k.clone();
+                bumped[k.length - 1]++;
+                q.add(bumped);
+            }
+        }
+        for (int i = 0; i < 100; i++) {
+            byte[] r = new byte[rnd.nextInt(5)];
+            rnd.nextBytes(r);
+            q.add(r);
+        }
+        return q;
+    }
+
+    /** A head that is not a routing catalog (it holds natives) gets no routing cache. */
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void aHeadWithNativesIsNotCached(Profile profile, Random rnd) throws Exception {
+        Policy policy = profile.base();
+        List<Rec> model = new RecordGen(rnd).records(10, RecordGen.Values.variable(policy.grammar()));
+        try (ObjectStore store = new ObjectStore(dir, policy)) {
+            ObjectId id = ObjectId.random();
+            try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
+                for (Rec r : model) {
+                    if (r.tombstone()) {
+                        w.delete(r.key());
+                    } else {
+                        w.put(r.key(), r.value());
+                    }
+                }
+                w.finish();
+            }
+            Catalog head = store.prepareHead(store.index(id, null, null), null);
+            assertEquals(head.natives.recordCount(), model.size());
+            assertNull(new Cascade(head).routing());
+        }
+    }
+}
