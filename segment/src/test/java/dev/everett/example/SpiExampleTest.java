@@ -1,6 +1,13 @@
 package dev.everett.example;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.everett.api.FilterPolicy;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentEngine;
+import dev.everett.api.SegmentStore;
+import dev.everett.api.StoreOptions;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -19,5 +26,22 @@ class SpiExampleTest {
                 scan cherry
                 seekForPrev(c) banana
                 """, SpiExample.run(root));
+    }
+
+    /** The options line of docs/spi.md ("Routing cache") compiles and is what the store reports. */
+    @Test
+    void storeOptionsAsDocumented(@TempDir Path root) throws Exception {
+        Policy policy = Policy.defaultBytes();
+        SegmentEngine engine = SegmentEngine.load();
+        SegmentStore store = engine.openStore(root, policy,
+                StoreOptions.defaults().withFilters(FilterPolicy.bloom(10)).withRoutingCacheBytes(256 << 10));
+        try (store) {
+            assertEquals(256 << 10, store.options().routingCacheBytes());
+            assertEquals(FilterPolicy.bloom(10), store.filterPolicy());
+        }
+        try (SegmentStore plain = engine.openStore(root, policy)) {
+            assertEquals(StoreOptions.defaults(), plain.options());
+        }
+        assertThrows(IllegalArgumentException.class, () -> StoreOptions.defaults().withRoutingCacheBytes(-1));
     }
 }
