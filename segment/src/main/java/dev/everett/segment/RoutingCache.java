@@ -23,7 +23,7 @@ import java.util.List;
  * <p>The samples come from indexes whose body CRC was checked when they were opened, and the walk
  * that decodes them checks their framing and their order. Catalogs are decoded from the head
  * down while their samples fit the store's routing cache ({@link dev.everett.api.StoreOptions}:
- * the keys, plus eight bytes per sample and four per catalog), all of them together.
+ * the keys, plus twelve bytes per sample, sixteen in bit units), all of them together.
  */
 final class RoutingCache {
     /** The catalogs decoded, from the head down. */
@@ -114,30 +114,56 @@ final class RoutingCache {
         return b;
     }
 
-    /** One catalog's main samples: every key, one after another, each a whole number of bytes. */
+    /**
+     * One catalog's main samples: every key, one after another, each a whole number of bytes
+     * (bit-unit keys MSB-first with zero tail bits), and beside each the eight bytes that follow
+     * the prefix all of them share, so that most steps of the binary search compare two longs.
+     */
     static final class Samples {
         private final byte[] keys;
         /** Where sample i's key starts in {@link #keys}; one more entry marks the end. */
         private final int[] starts;
-        /** Sample i's length in the chain's units (bits for bit-unit chains). */
-        private final int[] units;
+        /** Bit-unit chains: sample i's length in bits; null for bytes (the length is the span). */
+        private final int[] bitLengths;
+        /** Bytes every sample's key starts with: the first and last samples' common bytes. */
+        private final int shared;
+        /**
+         * Sample i's bytes {@code [shared, shared + 8)}, big-endian, zero past its end. Two keys
+         * that share the prefix and whose words differ are ordered as their words: where one key
+         * has ended its word holds zeros, so it orders first unless the other key holds zeros
+         * there too, and then the words do not differ there. Equal words decide nothing.
+         */
+        private final long[] words;
 
-        private Samples(byte[] keys, int[] starts, int[] units) {
+        private Samples(byte[] keys, int[] starts, int[] bitLengths) {
             this.keys = keys;
             this.starts = starts;
-            this.units = units;
+            this.bitLengths = bitLengths;
+            int n = starts.length - 1;
+            int last = starts[n - 1];
+            int m = Arrays.mismatch(keys, 0, starts[1], keys, last, starts[n]);
+            this.shared = m < 0 ? starts[1] : m;
+            this.words = new long[n];
+            for (int i = 0; i < n; i++) {
+                words[i] = word(keys, starts[i] + shared, starts[i + 1]);
+            }
+        }
+
+        /** Memory besides the key bytes: the starts, the words and (bit units) the lengths. */
+        static long fixedBytes(long n, boolean bits) {
+            return 4 * (n + 1) + 8 * n + (bits ? 4 * n : 0);
         }
 
         /** The keys of a borrowed stream, or null if they take more than {@code maxBytes}. */
         static Samples decode(FcStream s, long maxBytes) {
             long n = s.count();
-            long fixed = 4 * (2 * n + 1);
+            boolean bits = s.coding().bitUnit();
+            long fixed = fixedBytes(n, bits);
             if (n == 0 || fixed > maxBytes) {
                 return null;
             }
-            boolean bits = s.coding().bitUnit();
             int[] starts = new int[(int) n + 1];
-            int[] units = new int[(int) n];
+            int[] bitLengths = bits ? new int[(int) n] : null;
             byte[] keys = new byte[(int) Math.min(maxBytes - fixed, Math.max(64, n * 16))];
             int at = 0;
             KeyWalker w = s.keys();
@@ -153,42 +179,79 @@ final class RoutingCache {
                 }
                 System.arraycopy(w.keyBuffer(), 0, keys, at, (int) bytes);
                 starts[i] = at;
-                units[i] = (int) u;
+                if (bits) {
+                    bitLengths[i] = (int) u;
+                }
                 at += (int) bytes;
                 i++;
             }
             starts[i] = at;
-            return new Samples(at == keys.length ? keys : Arrays.copyOf(keys, at), starts, units);
+            return new Samples(at == keys.length ? keys : Arrays.copyOf(keys, at), starts, bitLengths);
         }
 
+        /** Bytes {@code [from, from + 8)} of {@code b}, big-endian, zero at and past {@code end}. */
+        private static long word(byte[] b, int from, int end) {
+            long x = 0;
+            for (int j = 0; j < 8; j++) {
+                int at = from + j;
+                x = x << 8 | (at < end ? b[at] & 0xFF : 0);
+            }
+            return x;
+        }
+
+        private long units(int i) {
+            return bitLengths == null ? starts[i + 1] - starts[i] : bitLengths[i];
+        }
+
+        /** The last sample ≤ Q, made {@code ctx}'s boundary; -1 if none (see {@link RoutingCache#enter}). */
         long enter(QueryContext ctx) {
             int lo = 0;
-            int hi = units.length;
+            int hi = words.length;
             byte[] k = keys;
             int[] s = starts;
-            int[] u = units;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (ctx.compareWith(k, s[mid], u[mid]) <= 0) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
+            byte[] q = ctx.query;
+            int qBytes = BitStrings.bytes(ctx.queryBits);
+            int p = shared;
+            if (qBytes >= p && Arrays.equals(k, 0, p, q, 0, p)) {
+                // Q starts with the shared prefix too: compare the words that follow it first.
+                long qw = word(q, p, qBytes);
+                long[] ws = words;
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    int c = Long.compareUnsigned(ws[mid], qw);
+                    if (c == 0) {
+                        c = ctx.compareWith(k, s[mid], units(mid));
+                    }
+                    if (c <= 0) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
+                }
+            } else {
+                while (lo < hi) {
+                    int mid = (lo + hi) >>> 1;
+                    if (ctx.compareWith(k, s[mid], units(mid)) <= 0) {
+                        lo = mid + 1;
+                    } else {
+                        hi = mid;
+                    }
                 }
             }
             int i = lo - 1;
             if (i >= 0) {
-                ctx.boundary(k, s[i], u[i]);
+                ctx.boundary(k, s[i], units(i));
             }
             return i;
         }
 
         int size() {
-            return units.length;
+            return words.length;
         }
 
-        /** The keys, plus four bytes per sample twice, plus one. */
+        /** The keys plus {@link #fixedBytes}: what the budget counts. */
         long bytes() {
-            return keys.length + 4L * (starts.length + units.length);
+            return keys.length + fixedBytes(words.length, bitLengths != null);
         }
     }
 }

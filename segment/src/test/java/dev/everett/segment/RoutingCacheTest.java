@@ -36,7 +36,7 @@ class RoutingCacheTest {
     private static long decodedBytes(Catalog c) {
         FcStream s = c.index.route(IndexReader.MAIN).stream();
         KeyWalker w = s.keys();
-        long bytes = 4 * (2 * s.count() + 1);
+        long bytes = 4 * (s.count() + 1) + 8 * s.count() + (s.coding().bitUnit() ? 4 * s.count() : 0);
         while (w.next()) {
             bytes += s.coding().bitUnit() ? BitStrings.bytes(w.keyUnits()) : w.keyUnits();
         }
@@ -64,6 +64,14 @@ class RoutingCacheTest {
             long k = new long[] {3, 7, 15}[rnd.nextInt(3)];
             Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGroupSize(k).withBlockWidth(1 + rnd.nextInt(16));
             List<Rec> model = new RecordGen(rnd).records(200 + rnd.nextInt(3000), RecordGen.Values.variable(policy.grammar()));
+            // Every other round, every key behind one shared prefix (0 to 20 bytes, its last byte
+            // 0x00, 0xFF or random): the decoded samples then compare the words after it first.
+            byte[] prefix = new byte[round % 2 == 0 ? 0 : rnd.nextInt(21)];
+            rnd.nextBytes(prefix);
+            if (prefix.length > 0 && rnd.nextBoolean()) {
+                prefix[prefix.length - 1] = (byte) (rnd.nextBoolean() ? 0 : 0xFF);
+            }
+            model = prefixed(prefix, model);
             try (ObjectStore store = new ObjectStore(dir.resolve("r" + round), policy)) {
                 ObjectId id = ObjectId.random();
                 try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
@@ -114,7 +122,9 @@ class RoutingCacheTest {
                     }
                     cascades.add(cascade);
                 }
-                for (byte[] q : probes(rnd, model)) {
+                List<byte[]> probes = probes(rnd, model);
+                probes.addAll(aroundPrefix(prefix));
+                for (byte[] q : probes) {
                     int i = lowerBound(model, q);
                     boolean hit = i < model.size() && Arrays.equals(model.get(i).key(), q);
                     Lookup.Status want = !hit ? Lookup.Status.ABSENT : model.get(i).tombstone() ? Lookup.Status.TOMBSTONE : Lookup.Status.VALUE;
@@ -131,6 +141,39 @@ class RoutingCacheTest {
                 }
             }
         }
+    }
+
+    private static List<Rec> prefixed(byte[] prefix, List<Rec> model) {
+        List<Rec> out = new ArrayList<>();
+        for (Rec r : model) {
+            byte[] k = Arrays.copyOf(prefix, prefix.length + r.key().length);
+            System.arraycopy(r.key(), 0, k, prefix.length, r.key().length);
+            out.add(new Rec(k, r.value()));
+        }
+        return out;
+    }
+
+    /** Every prefix of the shared prefix, and the prefix with one byte changed or added. */
+    private static List<byte[]> aroundPrefix(byte[] prefix) {
+        List<byte[]> q = new ArrayList<>();
+        for (int n = 0; n <= prefix.length; n++) {
+            q.add(Arrays.copyOf(prefix, n));
+        }
+        for (int i = 0; i < prefix.length; i++) {
+            for (int delta : new int[] {-1, 1}) {
+                byte[] b = prefix.clone();
+                b[i] += (byte) delta;
+                q.add(b);
+                q.add(Arrays.copyOf(b, i + 1));
+            }
+        }
+        for (int v : new int[] {0, 1, 0x7F, 0x80, 0xFF}) {
+            byte[] b = Arrays.copyOf(prefix, prefix.length + 1);
+            b[prefix.length] = (byte) v;
+            q.add(b);
+            q.add(Arrays.copyOf(b, b.length + 9));
+        }
+        return q;
     }
 
     /** Every key, its neighbours one byte longer and shorter and one bigger, the empty key, random keys. */
