@@ -5,10 +5,12 @@
 #
 #   bench/run-lookup.sh                          # full run: the settings in the benchmark classes
 #                                                # (3 forks, 4 × 0.5 s warm-up, 3 × 1 s measurement;
-#                                                #  62 configurations × 3 forks: byte 24, bit 12
-#                                                #  (independent order), RocksDB 24, single segment 2;
-#                                                #  about 18–24 minutes on 2 cores, plus about a
-#                                                #  minute for LookupSizeReport, both profiles)
+#                                                #  100 configurations × 3 forks: byte 24 (routing
+#                                                #  cache), byte from the head 12 (independent),
+#                                                #  byte + filters 24, bit 12 (independent),
+#                                                #  RocksDB 24, single segment 4 (get/seek, cache
+#                                                #  on/off); about 40 minutes on 2 cores, plus
+#                                                #  about a minute for LookupSizeReport)
 #   TAG=smoke bench/run-lookup.sh -f 1 -wi 1 -i 1 -w 1s -r 1s    # extra arguments go to JMH
 #
 # Environment:

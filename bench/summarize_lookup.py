@@ -58,6 +58,7 @@ ORDER_ORDER = ["independent", "dependent"]
 FULL_FORKS = 3
 FULL_MEASUREMENTS = 3
 SEGMENT_GET_TARGET_US = 1.0
+DEFAULT_CACHE = "2097152"  # StoreOptions.DEFAULT_ROUTING_CACHE_BYTES, the default param of SingleSegmentBench
 KEY_TEXT = {"struct16": "structured 16 B", "hash128": "hash 128 B"}
 
 
@@ -110,7 +111,7 @@ def main(argv):
         with open(args.sizes, encoding="utf-8") as f:
             sizes = json.load(f)
 
-    everett, everett_bit, filtered, rocks, segment, other = {}, {}, {}, {}, {}, []
+    everett, everett_bit, filtered, from_head, rocks, segment, other = {}, {}, {}, {}, {}, {}, []
     for e in entries:
         r = base.summarise_benchmark(e)
         if r["unit"] != "us/op":
@@ -121,13 +122,17 @@ def main(argv):
             (everett_bit if profile == "bit" else everett)[cfg_key(r["params"])] = r
         elif cls_method == "LookupBench.everettFiltered":
             filtered[cfg_key(r["params"])] = r
+        elif cls_method == "LookupBench.everettFromHead":
+            from_head[cfg_key(r["params"])] = r
         elif cls_method == "LookupBench.rocks":
             rocks[cfg_key(r["params"])] = r
         elif cls_method.startswith("SingleSegmentBench."):
-            segment[r["name"]] = r
+            cache = r["params"].get("routingCacheBytes")
+            segment[r["name"] + ("" if cache in (None, DEFAULT_CACHE) else f" (routing cache {int(cache):,} bytes)")] = r
         else:
             other.append(r)
-    allr = list(everett.values()) + list(everett_bit.values()) + list(filtered.values()) + list(rocks.values()) + list(segment.values()) + other
+    allr = (list(everett.values()) + list(everett_bit.values()) + list(filtered.values()) + list(from_head.values())
+            + list(rocks.values()) + list(segment.values()) + other)
     forks_min = min(r["forks"] for r in allr)
     iters_min = min(min(r["iterations"]) for r in allr)
     smoke = forks_min < FULL_FORKS or iters_min < FULL_MEASUREMENTS
@@ -155,7 +160,10 @@ def main(argv):
     # ---------------------------------------------------------------- main table
     out("## Lookup fixture (index-query-merge.md §5.1)")
     out("")
-    out("Everett in the byte profile (KV02 + IX03, `Policy.defaultBytes()`); the bit profile is in the next section.")
+    out("Everett in the byte profile (KV02 + IX03, `Policy.defaultBytes()`), in a store opened with the default "
+        "`StoreOptions`: no key filters, the routing cache on (the main samples of the top catalogs decoded at open, "
+        "docs/format.md \"Routing cache\"; the cascade from the head, as Everett runs it, is in \"Routing cache\" "
+        "below). The bit profile is in its own section.")
     out("")
     header = ("| N | keys | order | queries | Everett µs | range | RocksDB µs | range | Everett/RocksDB throughput | "
               "C++ Everett byte µs (published) | Java/C++ time |")
@@ -201,7 +209,8 @@ def main(argv):
         out("Everett's files have no filter, so a key that no run holds costs a full cascade. `everettFiltered` runs the "
             "same byte chain in a store opened with `FilterPolicy.bloom(" + ", ".join(bits) + ")`: a blocked Bloom "
             "filter beside each non-empty native (a `.filter` sidecar, docs/format.md \"Key filters\"), all asked before "
-            "the cascade, ABSENT when none may hold the key. The `.kv` and `.index` files are the same bytes; RocksDB has "
+            "the cascade, ABSENT when none may hold the key; otherwise the routing cache lets the lookup enter the "
+            "cascade below every catalog whose filters rule the key out. The `.kv` and `.index` files are the same bytes; RocksDB has "
             "its Bloom filter at 10 bits per key. \"vs cascade only\" is the throughput ratio against `everett` above "
             "(above 1: the filters help).")
         out("")
@@ -226,6 +235,41 @@ def main(argv):
             out("")
     else:
         out("Not in this run (no `LookupBench.everettFiltered`).")
+        out("")
+
+    # ---------------------------------------------------------------- routing cache
+    out("## Routing cache: from the head vs cached")
+    out("")
+    if from_head:
+        out("`everettFromHead` opens the same byte chain with `StoreOptions.routingCacheBytes = 0`: every lookup runs "
+            "the cascade from the head through the routing catalogs, as Everett's own reader does. `everett` (above) "
+            "decodes the top catalogs' main samples at open and enters the cascade below the routing catalogs by "
+            "binary search; the answers are the same. Independent order.")
+        out("")
+        out("| N | keys | order | queries | from head µs | range | cached µs | RocksDB µs | from head / RocksDB throughput | "
+            "cached / from head throughput |")
+        out("|---:|---|---|---|---:|---:|---:|---:|---:|---:|")
+        hratios, gains = [], []
+        for k in sorted(from_head, key=sort_key):
+            n, keys, queries, order = k
+            fh, ev, rk = from_head[k], everett.get(k), rocks.get(k)
+            r = base.ratio(rk, fh) if rk else None
+            g = base.ratio(fh, ev) if ev else None
+            if r:
+                hratios.append(r["median"])
+            if g:
+                gains.append(g["median"])
+            out(f"| {n:,} | {KEY_TEXT.get(keys, keys)} | {order} | {queries} | {us(fh['median'])} | {rng(fh)} | "
+                f"{us(ev['median']) if ev else 'n/a'} | {us(rk['median']) if rk else 'n/a'} | {base.fmt_ratio(r)} | "
+                f"{base.fmt_ratio(g)} |")
+        out("")
+        if hratios:
+            out(f"Geometric means over these {len(hratios)} configurations: from head / RocksDB **{geomean(hratios):.2f}×** "
+                f"({min(hratios):.2f}×–{max(hratios):.2f}×); cached / from head **{geomean(gains):.2f}×** "
+                f"({min(gains):.2f}×–{max(gains):.2f}×).")
+            out("")
+    else:
+        out("Not in this run (no `LookupBench.everettFromHead`).")
         out("")
 
     # ---------------------------------------------------------------- byte vs bit
@@ -294,7 +338,7 @@ def main(argv):
         g = segment.get("get")
         if g:
             ok = g["median"] <= SEGMENT_GET_TARGET_US
-            out(f"| `SingleSegmentBench.get` | `segment.get(key)`, random hits | {us(g['median'])} | {rng(g)} | "
+            out(f"| `SingleSegmentBench.get` | `segment.get(key)`, random hits (default routing cache) | {us(g['median'])} | {rng(g)} | "
                 f"≤ {SEGMENT_GET_TARGET_US:g} µs | {'**met**' if ok else '**not met**'} |")
         s = segment.get("seek")
         if s:
@@ -302,7 +346,8 @@ def main(argv):
                 f"{us(s['median'])} | {rng(s)} | context | — |")
         for name, r in segment.items():
             if name not in ("get", "seek"):
-                out(f"| `SingleSegmentBench.{name}` | | {us(r['median'])} | {rng(r)} | | |")
+                what = "the cascade from the head" if "routing cache 0 " in name else ""
+                out(f"| `SingleSegmentBench.{name}` | {what} | {us(r['median'])} | {rng(r)} | | |")
         if has_alloc:
             out("")
             out("Allocation per operation: " + ", ".join(
