@@ -15,6 +15,11 @@ import java.lang.foreign.MemorySegment;
  * secondary leaf's match, then the catalogs below (newest first). A tombstone found first is the
  * answer: older values under it are not consulted.
  *
+ * <p>With a {@link RoutingCache} the descent need not start at the head: a lookup that no
+ * catalog down to some decoded one can answer (routing catalogs, or catalogs its key filters rule
+ * out) finds its group below that catalog by binary search over the decoded samples, with the
+ * context the cascade would have carried there, and the cascade goes on from the catalog below.
+ *
  * <p>Bit-unit chains work the same way in bits: every stream holds logical keys (for KV03 the
  * sort code {@code 0} first), so the query is made logical once and compared bit by bit.
  */

@@ -59,7 +59,8 @@ class CascadeTest {
         return Lookup.Status.ABSENT;
     }
 
-    private ObjectId write(ObjectStore store, List<Rec> recs) throws Exception {
+    /** Writes {@code recs} (sorted, tombstones as deletes) as a new native of {@code store}. */
+    static ObjectId write(ObjectStore store, List<Rec> recs) throws Exception {
         ObjectId id = ObjectId.random();
         try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
             for (Rec r : recs) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.everett.api.CommonWidthRule;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
@@ -43,20 +42,6 @@ class RoutingCacheTest {
         return bytes;
     }
 
-    private static int lowerBound(List<Rec> model, byte[] q) {
-        int lo = 0;
-        int hi = model.size();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Arrays.compareUnsigned(model.get(mid).key(), q) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
     @ParameterizedTest
     @EnumSource(Profile.class)
     void everyBudgetGivesTheSameAnswers(Profile profile, Random rnd) throws Exception {
@@ -73,17 +58,7 @@ class RoutingCacheTest {
             }
             model = prefixed(prefix, model);
             try (ObjectStore store = new ObjectStore(dir.resolve("r" + round), policy)) {
-                ObjectId id = ObjectId.random();
-                try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
-                    for (Rec r : model) {
-                        if (r.tombstone()) {
-                            w.delete(r.key());
-                        } else {
-                            w.put(r.key(), r.value());
-                        }
-                    }
-                    w.finish();
-                }
+                ObjectId id = CascadeTest.write(store, model);
                 Catalog head = store.prepareHead(store.index(id, null, null), null);
                 List<Long> sizes = new ArrayList<>();
                 int empty = 0;
@@ -122,10 +97,10 @@ class RoutingCacheTest {
                     }
                     cascades.add(cascade);
                 }
-                List<byte[]> probes = probes(rnd, model);
+                List<byte[]> probes = SegmentCursorTest.probes(rnd, model, 1, 100);
                 probes.addAll(aroundPrefix(prefix));
                 for (byte[] q : probes) {
-                    int i = lowerBound(model, q);
+                    int i = SegmentCursorTest.lowerBound(model, q);
                     boolean hit = i < model.size() && Arrays.equals(model.get(i).key(), q);
                     Lookup.Status want = !hit ? Lookup.Status.ABSENT : model.get(i).tombstone() ? Lookup.Status.TOMBSTONE : Lookup.Status.VALUE;
                     for (int b = 0; b < cascades.size(); b++) {
@@ -176,30 +151,6 @@ class RoutingCacheTest {
         return q;
     }
 
-    /** Every key, its neighbours one byte longer and shorter and one bigger, the empty key, random keys. */
-    private static List<byte[]> probes(Random rnd, List<Rec> model) {
-        List<byte[]> q = new ArrayList<>();
-        q.add(new byte[0]);
-        q.add(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
-        for (Rec r : model) {
-            byte[] k = r.key();
-            q.add(k);
-            q.add(Arrays.copyOf(k, k.length + 1));
-            if (k.length > 0) {
-                q.add(Arrays.copyOf(k, k.length - 1));
-                byte[] bumped = k.clone();
-                bumped[k.length - 1]++;
-                q.add(bumped);
-            }
-        }
-        for (int i = 0; i < 100; i++) {
-            byte[] r = new byte[rnd.nextInt(5)];
-            rnd.nextBytes(r);
-            q.add(r);
-        }
-        return q;
-    }
-
     /** A head that is not a routing catalog (it holds natives) gets no routing cache. */
     @ParameterizedTest
     @EnumSource(Profile.class)
@@ -207,17 +158,7 @@ class RoutingCacheTest {
         Policy policy = profile.base();
         List<Rec> model = new RecordGen(rnd).records(10, RecordGen.Values.variable(policy.grammar()));
         try (ObjectStore store = new ObjectStore(dir, policy)) {
-            ObjectId id = ObjectId.random();
-            try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
-                for (Rec r : model) {
-                    if (r.tombstone()) {
-                        w.delete(r.key());
-                    } else {
-                        w.put(r.key(), r.value());
-                    }
-                }
-                w.finish();
-            }
+            ObjectId id = CascadeTest.write(store, model);
             Catalog head = store.prepareHead(store.index(id, null, null), null);
             assertEquals(head.natives.recordCount(), model.size());
             assertNull(new Cascade(head).routing());

@@ -40,7 +40,7 @@ class SegmentCursorTest {
     Path dir;
 
     /** Index of the first model key ≥ q (or model.size()). */
-    private static int lowerBound(List<Rec> model, byte[] q) {
+    static int lowerBound(List<Rec> model, byte[] q) {
         int lo = 0;
         int hi = model.size();
         while (lo < hi) {
@@ -67,10 +67,19 @@ class SegmentCursorTest {
     }
 
     private static List<byte[]> probes(Random rnd, List<Rec> recs) {
+        return probes(rnd, recs, 3, 20);
+    }
+
+    /**
+     * Queries around a record list: the empty key; for one record in {@code oneIn} (at random) its
+     * key, the key one byte longer, one shorter and with its last byte bumped; {@code random}
+     * random keys of up to two bytes; and {@code FF FF FF}.
+     */
+    static List<byte[]> probes(Random rnd, List<Rec> recs, int oneIn, int random) {
         List<byte[]> q = new ArrayList<>();
         q.add(new byte[0]);
         for (Rec r : recs) {
-            if (rnd.nextInt(3) == 0) {
+            if (rnd.nextInt(oneIn) == 0) {
                 byte[] k = r.key();
                 q.add(k);
                 q.add(Arrays.copyOf(k, k.length + 1));
@@ -82,7 +91,7 @@ class SegmentCursorTest {
                 }
             }
         }
-        for (int i = 0; i < 20; i++) {
+        for (int i = 0; i < random; i++) {
             byte[] r = new byte[rnd.nextInt(3)];
             rnd.nextBytes(r);
             q.add(r);
