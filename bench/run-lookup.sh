@@ -18,6 +18,8 @@
 #   SKIP_BUILD=1     reuse bench/target/benchmarks.jar
 #   SKIP_SIZES=1     skip LookupSizeReport (the summary then has no size sections)
 #   BENCH_REGEX=...  JMH benchmark regex (default: LookupBench and SingleSegmentBench)
+#   UPDATES=...      earlier raw JSON files this run updates (a partial re-run; see docs/benchmarks/README.md)
+#   SIZES=...        the size report to summarise with when this run skips its own (SKIP_SIZES=1)
 #
 # Outputs (under docs/benchmarks/raw/): lookup-<date>[-TAG].json (JMH -rf json),
 # lookup-<date>[-TAG]-sizes.json (LookupSizeReport), lookup-<date>[-TAG].log (console).
@@ -44,8 +46,14 @@ jmh_cmd="java --enable-native-access=ALL-UNNAMED -jar bench/target/benchmarks.ja
 size_args=()
 if [ -f "$sizes" ]; then
   size_args=(--sizes "$sizes")
+elif [ -n "${SIZES:-}" ]; then
+  size_args=(--sizes "$SIZES")
 fi
-python3 bench/summarize_lookup.py --jmh "$json" "${size_args[@]}" --log "$log" \
+# UPDATES="raw/a.json ..." summarises this run as an update of earlier full runs (see bench/jmhfiles.py);
+# SIZES=raw/a-sizes.json takes the size report of such a run when this one skips it.
+jmh_args=()
+for f in ${UPDATES:-}; do jmh_args+=(--jmh "$f"); done
+python3 bench/summarize_lookup.py "${jmh_args[@]}" --jmh "$json" "${size_args[@]}" --log "$log" \
   --command "bench/run-lookup.sh${*:+ $*}" --command "$size_cmd" --command "$jmh_cmd" \
   --out docs/benchmarks/lookup.md > /dev/null
 echo "summary: docs/benchmarks/lookup.md; raw: $json, $sizes, $log"

@@ -179,8 +179,9 @@ final class SegmentSeekCursor implements SeekCursor {
         setKey(k, length);
         setValue(p, f.valueAt, f.valueLength);
         group = null;
-        walker = natives.keys();
-        walker.resume(p, k, length, f.valueAt + f.valueLength);
+        // A walk forward starts only if next() asks for one: a seek that reads one record
+        // builds no walker (and no Elias–Fano cursor) for it.
+        walker = null;
     }
 
     private void backwardTo(long x) {
