@@ -23,12 +23,16 @@ import java.util.List;
  * <p>The samples come from indexes whose body CRC was checked when they were opened, and the walk
  * that decodes them checks their framing and their order. Catalogs are decoded from the head
  * down while their samples fit the store's routing cache ({@link dev.everett.api.StoreOptions}:
- * the keys, plus twelve bytes per sample, sixteen in bit units), all of them together.
+ * the keys, plus about 12.5 bytes per sample, 16.5 in bit units), all of them together except
+ * that only the deepest of the routing catalogs on top is kept (lookups always skip the others).
  */
 final class RoutingCache {
     /** The catalogs decoded, from the head down. */
     private final Catalog[] catalogs;
-    /** Their main-route samples, decoded. */
+    /**
+     * Their main-route samples, decoded; null for a routing catalog with a decoded routing
+     * catalog below it (a lookup always skips past it to that one).
+     */
     private final Samples[] samples;
     /** Catalogs at the top with an empty native and no leaf. */
     private final int emptyTop;
@@ -44,13 +48,26 @@ final class RoutingCache {
      * {@code maxBytes}; null if not even the head's fit (or it has no main route).
      */
     static RoutingCache of(Catalog head, long maxBytes) {
+        int empty = 0;
+        for (Catalog c = head; c != null && c.main != null && c.secondary == null && c.natives.recordCount() == 0; c = c.main) {
+            empty++;
+        }
         List<Catalog> catalogs = new ArrayList<>();
         List<Samples> samples = new ArrayList<>();
         long left = maxBytes;
-        for (Catalog c = head; c != null && c.main != null; c = c.main) {
-            Samples s = Samples.decode(c.index.route(IndexReader.MAIN).stream(), left);
+        int d = 0;
+        for (Catalog c = head; c != null && c.main != null; c = c.main, d++) {
+            // A lookup skips every routing catalog, so once a deeper one is decoded the samples
+            // of the one above it are never searched: they are dropped, and their bytes freed.
+            boolean supersedes = d > 0 && d < empty;
+            long freed = supersedes ? samples.get(d - 1).bytes() : 0;
+            Samples s = Samples.decode(c.index.route(IndexReader.MAIN).stream(), left + freed);
             if (s == null) {
                 break;
+            }
+            if (supersedes) {
+                samples.set(d - 1, null);
+                left += freed;
             }
             catalogs.add(c);
             samples.add(s);
@@ -58,10 +75,6 @@ final class RoutingCache {
         }
         if (catalogs.isEmpty()) {
             return null;
-        }
-        int empty = 0;
-        for (Catalog c = head; c != null && c.main != null && c.secondary == null && c.natives.recordCount() == 0; c = c.main) {
-            empty++;
         }
         return new RoutingCache(catalogs.toArray(Catalog[]::new), samples.toArray(Samples[]::new), empty);
     }
@@ -109,7 +122,7 @@ final class RoutingCache {
     long bytes() {
         long b = 0;
         for (Samples s : samples) {
-            b += s.bytes();
+            b += s == null ? 0 : s.bytes();
         }
         return b;
     }
@@ -134,6 +147,14 @@ final class RoutingCache {
          * there too, and then the words do not differ there. Equal words decide nothing.
          */
         private final long[] words;
+        /**
+         * Every {@value #STRIDE}th word: searched first, it names the run of {@value #STRIDE}
+         * words (two cache lines) the search then finishes in, so that a search over many
+         * samples touches a small, mostly cached array and then one or two lines of
+         * {@link #words}, instead of a dozen scattered lines.
+         */
+        private final long[] summary;
+        static final int STRIDE = 16;
 
         private Samples(byte[] keys, int[] starts, int[] bitLengths) {
             this.keys = keys;
@@ -147,11 +168,49 @@ final class RoutingCache {
             for (int i = 0; i < n; i++) {
                 words[i] = word(keys, starts[i] + shared, starts[i + 1]);
             }
+            this.summary = new long[(n + STRIDE - 1) / STRIDE];
+            for (int b = 0; b < summary.length; b++) {
+                summary[b] = words[b * STRIDE];
+            }
         }
 
-        /** Memory besides the key bytes: the starts, the words and (bit units) the lengths. */
+        /** The first sample whose word is ≥ {@code x} (unsigned), or {@code words.length}; with {@code strict}, > x. */
+        private int firstWord(long x, boolean strict) {
+            long[] sum = summary;
+            int lo = 0;
+            int hi = sum.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                int c = Long.compareUnsigned(sum[mid], x);
+                if (c < 0 || (strict && c == 0)) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            // Words before block lo's first are below (at most) x; the answer lies after the
+            // first word of block lo − 1 and at or before the first word of block lo.
+            if (lo == 0) {
+                return 0;
+            }
+            long[] ws = words;
+            int from = (lo - 1) * STRIDE + 1;
+            int to = Math.min(lo * STRIDE, ws.length);
+            while (from < to) {
+                int mid = (from + to) >>> 1;
+                int c = Long.compareUnsigned(ws[mid], x);
+                if (c < 0 || (strict && c == 0)) {
+                    from = mid + 1;
+                } else {
+                    to = mid;
+                }
+            }
+            return from;
+        }
+
+        /** Memory besides the key bytes: the starts, the words, the summary and (bit units) the lengths. */
         static long fixedBytes(long n, boolean bits) {
-            return 4 * (n + 1) + 8 * n + (bits ? 4 * n : 0);
+            return 4 * (n + 1) + 8 * n + 8 * ((n + STRIDE - 1) / STRIDE) + (bits ? 4 * n : 0);
         }
 
         /** The keys of a borrowed stream, or null if they take more than {@code maxBytes}. */
@@ -213,16 +272,15 @@ final class RoutingCache {
             int qBytes = BitStrings.bytes(ctx.queryBits);
             int p = shared;
             if (qBytes >= p && Arrays.equals(k, 0, p, q, 0, p)) {
-                // Q starts with the shared prefix too: compare the words that follow it first.
+                // Q starts with the shared prefix too: samples whose word is below Q's precede
+                // Q, those whose word is above follow it, and only those with an equal word (a
+                // run, usually empty) need their keys compared.
                 long qw = word(q, p, qBytes);
-                long[] ws = words;
+                lo = firstWord(qw, false);
+                hi = lo < words.length && words[lo] == qw ? firstWord(qw, true) : lo;
                 while (lo < hi) {
                     int mid = (lo + hi) >>> 1;
-                    int c = Long.compareUnsigned(ws[mid], qw);
-                    if (c == 0) {
-                        c = ctx.compareWith(k, s[mid], units(mid));
-                    }
-                    if (c <= 0) {
+                    if (ctx.compareWith(k, s[mid], units(mid)) <= 0) {
                         lo = mid + 1;
                     } else {
                         hi = mid;

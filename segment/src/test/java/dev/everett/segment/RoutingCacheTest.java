@@ -31,11 +31,12 @@ class RoutingCacheTest {
     @TempDir
     Path dir;
 
-    /** What decoding catalog {@code c}'s main samples takes, as the budget counts it. */
+    /** What decoding catalog {@code c}'s main samples takes, as the budget counts it (keys, starts, words, summary, bit lengths). */
     private static long decodedBytes(Catalog c) {
         FcStream s = c.index.route(IndexReader.MAIN).stream();
         KeyWalker w = s.keys();
-        long bytes = 4 * (s.count() + 1) + 8 * s.count() + (s.coding().bitUnit() ? 4 * s.count() : 0);
+        long bytes = 4 * (s.count() + 1) + 8 * s.count() + 8 * Le.ceilDiv(s.count(), RoutingCache.Samples.STRIDE)
+                + (s.coding().bitUnit() ? 4 * s.count() : 0);
         while (w.next()) {
             bytes += s.coding().bitUnit() ? BitStrings.bytes(w.keyUnits()) : w.keyUnits();
         }
@@ -69,19 +70,19 @@ class RoutingCacheTest {
                 String tag = profile + " round " + round + " K=" + k + " n=" + model.size() + " decoded sizes " + sizes;
                 assertTrue(empty >= 1, tag + ": a segment this large has a routing head");
                 assertEquals(sizes.size(), empty, tag + ": every catalog above the native is a routing catalog");
-                // Budgets just below and at each cumulative size, none and plenty.
+                // Budgets just below and at each catalog's size, none and plenty. Every catalog
+                // above the native is a routing catalog, so a deeper one replaces the one above
+                // it: the budget holds one catalog's samples at a time.
                 List<Long> budgets = new ArrayList<>(List.of(0L, 1L, Long.MAX_VALUE >>> 8));
-                long sum = 0;
                 for (long s : sizes) {
-                    sum += s;
-                    budgets.add(sum - 1);
-                    budgets.add(sum);
+                    budgets.add(s - 1);
+                    budgets.add(s);
                 }
                 List<Cascade> cascades = new ArrayList<>();
                 for (long budget : budgets) {
                     Cascade cascade = new Cascade(head, budget);
                     int expected = 0;
-                    for (long total = 0; expected < sizes.size() && (total += sizes.get(expected)) <= budget; ) {
+                    while (expected < sizes.size() && sizes.get(expected) <= budget) {
                         expected++;
                     }
                     RoutingCache r = cascade.routing();
@@ -91,7 +92,7 @@ class RoutingCacheTest {
                     } else {
                         assertNotNull(r, what);
                         assertEquals(expected, r.levels(), what);
-                        assertEquals(sizes.stream().limit(expected).mapToLong(Long::longValue).sum(), r.bytes(), what);
+                        assertEquals(sizes.get(expected - 1), r.bytes(), what);
                         assertEquals(empty, r.emptyTop(), what);
                         assertEquals(expected - 1, r.jumpLevel(Cascade.ALL_HOLDERS), what);
                     }
