@@ -10,10 +10,10 @@ import java.util.Objects;
  * only sample the catalog below, as {@link SegmentStore#prepareHead} adds them) spends part of
  * every lookup walking down that stack. With a routing cache, opening the chain decodes the
  * samples of the deepest routing catalog that fits {@code routingCacheBytes} (each key in full,
- * plus twelve bytes per sample, sixteen in bit units) from its index, whose checksum is verified when it is opened, and
+ * plus about 12.5 bytes per sample, 16.5 in bit units) from its index, whose checksum is verified when it is opened, and
  * a lookup or seek finds its place among them by binary search before running the cascade from
  * the catalog below. Answers are the same as without it; only the route to them is shorter. A
- * segment of a million 16-byte keys under K = 15 takes about 2.0 MB; 0 turns the cache off.
+ * segment of a million 16-byte keys under K = 15 takes about 1.9 MB; 0 turns the cache off.
  *
  * @param filters           the key filters kept beside each native
  * @param routingCacheBytes memory per open chain for decoded routing samples; 0 for none

@@ -176,29 +176,20 @@ final class RoutingCache {
 
         /** The first sample whose word is ≥ {@code x} (unsigned), or {@code words.length}; with {@code strict}, > x. */
         private int firstWord(long x, boolean strict) {
-            long[] sum = summary;
-            int lo = 0;
-            int hi = sum.length;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                int c = Long.compareUnsigned(sum[mid], x);
-                if (c < 0 || (strict && c == 0)) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            // Words before block lo's first are below (at most) x; the answer lies after the
-            // first word of block lo − 1 and at or before the first word of block lo.
-            if (lo == 0) {
+            int block = first(summary, 0, summary.length, x, strict);
+            // Block {@code block}'s first word is the first summary word at or past x, so the
+            // answer lies after the first word of the block before and at or before its own.
+            if (block == 0) {
                 return 0;
             }
-            long[] ws = words;
-            int from = (lo - 1) * STRIDE + 1;
-            int to = Math.min(lo * STRIDE, ws.length);
+            return first(words, (block - 1) * STRIDE + 1, Math.min(block * STRIDE, words.length), x, strict);
+        }
+
+        /** The first index in [from, to) of sorted {@code a} whose value is ≥ x (> x if strict), else {@code to}. */
+        private static int first(long[] a, int from, int to, long x, boolean strict) {
             while (from < to) {
                 int mid = (from + to) >>> 1;
-                int c = Long.compareUnsigned(ws[mid], x);
+                int c = Long.compareUnsigned(a[mid], x);
                 if (c < 0 || (strict && c == 0)) {
                     from = mid + 1;
                 } else {
@@ -278,22 +269,13 @@ final class RoutingCache {
                 long qw = word(q, p, qBytes);
                 lo = firstWord(qw, false);
                 hi = lo < words.length && words[lo] == qw ? firstWord(qw, true) : lo;
-                while (lo < hi) {
-                    int mid = (lo + hi) >>> 1;
-                    if (ctx.compareWith(k, s[mid], units(mid)) <= 0) {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
-                }
-            } else {
-                while (lo < hi) {
-                    int mid = (lo + hi) >>> 1;
-                    if (ctx.compareWith(k, s[mid], units(mid)) <= 0) {
-                        lo = mid + 1;
-                    } else {
-                        hi = mid;
-                    }
+            }
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (ctx.compareWith(k, s[mid], units(mid)) <= 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
                 }
             }
             int i = lo - 1;
