@@ -192,15 +192,20 @@ public final class BitStrings {
      * whose unused tail bits are zero.
      */
     static long commonPrefixOfBits(byte[] a, long aBits, byte[] b, long bBits) {
+        return commonPrefixOfBits(a, 0, aBits, b, bBits);
+    }
+
+    /** As {@link #commonPrefixOfBits(byte[], long, byte[], long)}, with {@code a}'s string starting at byte {@code aFrom}. */
+    static long commonPrefixOfBits(byte[] a, int aFrom, long aBits, byte[] b, long bBits) {
         long limit = Math.min(aBits, bBits);
-        int i = Arrays.mismatch(a, 0, bytes(aBits), b, 0, bytes(bBits));
+        int i = Arrays.mismatch(a, aFrom, aFrom + bytes(aBits), b, 0, bytes(bBits));
         if (i < 0) {
             return limit;
         }
         if (i >= Math.min(bytes(aBits), bytes(bBits))) {
             return Math.min(limit, 8L * i);
         }
-        long bit = 8L * i + Integer.numberOfLeadingZeros((a[i] ^ b[i]) & 0xFF) - 24;
+        long bit = 8L * i + Integer.numberOfLeadingZeros((a[aFrom + i] ^ b[i]) & 0xFF) - 24;
         return Math.min(limit, bit);
     }
 
@@ -209,7 +214,12 @@ public final class BitStrings {
      * prefix first.
      */
     static int compare(byte[] a, long aBits, byte[] b, long bBits) {
-        int c = Arrays.compareUnsigned(a, 0, bytes(aBits), b, 0, bytes(bBits));
+        return compare(a, 0, aBits, b, bBits);
+    }
+
+    /** As {@link #compare(byte[], long, byte[], long)}, with {@code a}'s string starting at byte {@code aFrom}. */
+    static int compare(byte[] a, int aFrom, long aBits, byte[] b, long bBits) {
+        int c = Arrays.compareUnsigned(a, aFrom, aFrom + bytes(aBits), b, 0, bytes(bBits));
         return c != 0 ? c : Long.compare(aBits, bBits);
     }
 

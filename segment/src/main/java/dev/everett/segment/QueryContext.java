@@ -183,16 +183,7 @@ final class QueryContext {
      */
     void boundary(byte[] key, int from, long units) {
         long keyBits = bits ? units : 8 * units;
-        int keyBytes = BitStrings.bytes(keyBits);
-        int queryBytes = BitStrings.bytes(queryBits);
-        long limit = Math.min(keyBits, queryBits);
-        int i = java.util.Arrays.mismatch(key, from, from + keyBytes, query, 0, queryBytes);
-        long c;
-        if (i < 0 || i >= Math.min(keyBytes, queryBytes)) {
-            c = i < 0 ? limit : Math.min(limit, 8L * i);
-        } else {
-            c = Math.min(limit, 8L * i + Integer.numberOfLeadingZeros((key[from + i] ^ query[i]) & 0xFF) - 24);
-        }
+        long c = BitStrings.commonPrefixOfBits(key, from, keyBits, query, queryBits);
         common = c;
         if (c == keyBits) {
             order = c == queryBits ? 0 : -1;
@@ -207,9 +198,7 @@ final class QueryContext {
 
     /** Orders {@code units} units of {@code key} from byte {@code from} against Q (as {@link #boundary}). */
     int compareWith(byte[] key, int from, long units) {
-        long keyBits = bits ? units : 8 * units;
-        int c = java.util.Arrays.compareUnsigned(key, from, from + BitStrings.bytes(keyBits), query, 0, BitStrings.bytes(queryBits));
-        return c != 0 ? c : Long.compare(keyBits, queryBits);
+        return BitStrings.compare(key, from, bits ? units : 8 * units, query, queryBits);
     }
 
     /**
