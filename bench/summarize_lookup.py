@@ -58,7 +58,7 @@ ORDER_ORDER = ["independent", "dependent"]
 FULL_FORKS = 3
 FULL_MEASUREMENTS = 3
 SEGMENT_GET_TARGET_US = 1.0
-DEFAULT_CACHE = "2097152"  # StoreOptions.DEFAULT_ROUTING_CACHE_BYTES, the default param of SingleSegmentBench
+DEFAULT_CACHE = "2097152"  # ObjectStoreOptions.DEFAULT_ROUTING_CACHE_BYTES, the default param of SingleSegmentBench
 KEY_TEXT = {"struct16": "structured 16 B", "hash128": "hash 128 B"}
 
 
@@ -161,7 +161,7 @@ def main(argv):
     out("## Lookup fixture (index-query-merge.md §5.1)")
     out("")
     out("Everett in the byte profile (KV02 + IX03, `Policy.defaultBytes()`), in a store opened with the default "
-        "`StoreOptions`: no key filters, the routing cache on (the main samples of the top catalogs decoded at open, "
+        "`ObjectStoreOptions`: no key filters, the routing cache on (the main samples of the top catalogs decoded at open, "
         "docs/format.md \"Routing cache\"; the cascade from the head, as Everett runs it, is in \"Routing cache\" "
         "below). The bit profile is in its own section.")
     out("")
@@ -241,7 +241,7 @@ def main(argv):
     out("## Routing cache: from the head vs cached")
     out("")
     if from_head:
-        out("`everettFromHead` opens the same byte chain with `StoreOptions.routingCacheBytes = 0`: every lookup runs "
+        out("`everettFromHead` opens the same byte chain with `ObjectStoreOptions.routingCacheBytes = 0`: every lookup runs "
             "the cascade from the head through the routing catalogs, as Everett's own reader does. `everett` (above) "
             "decodes the top catalogs' main samples at open and enters the cascade below the routing catalogs by "
             "binary search; the answers are the same. Independent order.")

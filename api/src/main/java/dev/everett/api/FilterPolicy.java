@@ -1,7 +1,7 @@
 package dev.everett.api;
 
 /**
- * Whether a {@link SegmentStore} keeps a key filter beside each native segment, and how large.
+ * Whether a {@link ObjectStore} keeps a key filter beside each native segment, and how large.
  *
  * <p>Everett's own files have no filter: a point lookup runs the fractional cascade from the
  * head down, and a key that no run holds costs as much as one the oldest run holds. A host

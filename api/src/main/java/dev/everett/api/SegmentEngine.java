@@ -19,8 +19,8 @@ public interface SegmentEngine {
      * Opens (creating if needed) the object store rooted at {@code root}, all under
      * {@code policy}, without key filters.
      */
-    default SegmentStore openStore(Path root, Policy policy) throws IOException {
-        return openStore(root, policy, StoreOptions.defaults());
+    default ObjectStore openObjectStore(Path root, Policy policy) throws IOException {
+        return openObjectStore(root, policy, ObjectStoreOptions.defaults());
     }
 
     /**
@@ -28,12 +28,12 @@ public interface SegmentEngine {
      * {@code policy}, keeping a key filter beside each native it indexes as {@code filters} says
      * (and the default routing cache).
      */
-    default SegmentStore openStore(Path root, Policy policy, FilterPolicy filters) throws IOException {
-        return openStore(root, policy, StoreOptions.defaults().withFilters(filters));
+    default ObjectStore openObjectStore(Path root, Policy policy, FilterPolicy filters) throws IOException {
+        return openObjectStore(root, policy, ObjectStoreOptions.defaults().withFilters(filters));
     }
 
     /** Opens (creating if needed) the object store rooted at {@code root}, all under {@code policy}, read as {@code options} say. */
-    SegmentStore openStore(Path root, Policy policy, StoreOptions options) throws IOException;
+    ObjectStore openObjectStore(Path root, Policy policy, ObjectStoreOptions options) throws IOException;
 
     /** The first engine on the class path. */
     static SegmentEngine load() {

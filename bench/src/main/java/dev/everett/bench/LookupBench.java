@@ -3,7 +3,7 @@ package dev.everett.bench;
 import dev.everett.api.Chain;
 import dev.everett.api.FilterPolicy;
 import dev.everett.api.Lookup;
-import dev.everett.api.StoreOptions;
+import dev.everett.api.ObjectStoreOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -133,9 +133,9 @@ public class LookupBench {
             return FilterPolicy.none();
         }
 
-        /** The chain's routing cache ({@link StoreOptions}): the default, unless a state says otherwise. */
+        /** The chain's routing cache ({@link ObjectStoreOptions}): the default, unless a state says otherwise. */
         long routingCacheBytes() {
-            return StoreOptions.DEFAULT_ROUTING_CACHE_BYTES;
+            return ObjectStoreOptions.DEFAULT_ROUTING_CACHE_BYTES;
         }
 
         @Setup(Level.Trial)
@@ -144,7 +144,7 @@ public class LookupBench {
             prepare("everett-" + p.label);
             long t0 = System.nanoTime();
             fixture = LookupData.buildEverett(work.resolve("store"), records, p,
-                    StoreOptions.defaults().withFilters(filters()).withRoutingCacheBytes(routingCacheBytes()));
+                    ObjectStoreOptions.defaults().withFilters(filters()).withRoutingCacheBytes(routingCacheBytes()));
             long t1 = System.nanoTime();
             chain = fixture.chain();
             if (chain.filtered() != filters().enabled()) {

@@ -4,12 +4,12 @@ import dev.everett.api.CatalogRef;
 import dev.everett.api.Chain;
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.FilterPolicy;
-import dev.everett.api.StoreOptions;
+import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentEngine;
-import dev.everett.api.SegmentStore;
+import dev.everett.api.ObjectStore;
 import dev.everett.api.SegmentWriter;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -285,7 +285,7 @@ public final class LookupData {
     // Everett
 
     /** One built chain: the open store, its prepared chain and the catalogs named on the way. */
-    public record EverettFixture(SegmentStore store, Chain chain, List<CatalogRef> catalogs, ObjectId secondary,
+    public record EverettFixture(ObjectStore store, Chain chain, List<CatalogRef> catalogs, ObjectId secondary,
                                  CatalogRef head) implements AutoCloseable {
         @Override
         public void close() {
@@ -324,7 +324,7 @@ public final class LookupData {
         }
     }
 
-    private static ObjectId writeRun(SegmentStore store, Records r, int stride) throws IOException {
+    private static ObjectId writeRun(ObjectStore store, Records r, int stride) throws IOException {
         ObjectId id = ObjectId.random();
         try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
             for (int i : r.run(stride)) {
@@ -346,15 +346,15 @@ public final class LookupData {
      * before the cascade).
      */
     public static EverettFixture buildEverett(Path root, Records r, Profile profile, FilterPolicy filters) throws IOException {
-        return buildEverett(root, r, profile, StoreOptions.defaults().withFilters(filters));
+        return buildEverett(root, r, profile, ObjectStoreOptions.defaults().withFilters(filters));
     }
 
     /**
      * As {@link #buildEverett(Path, Records, Profile)}, in a store opened with {@code options}
      * (key filters, routing cache).
      */
-    public static EverettFixture buildEverett(Path root, Records r, Profile profile, StoreOptions options) throws IOException {
-        SegmentStore store = SegmentEngine.load().openStore(root, profile.policy, options);
+    public static EverettFixture buildEverett(Path root, Records r, Profile profile, ObjectStoreOptions options) throws IOException {
+        ObjectStore store = SegmentEngine.load().openObjectStore(root, profile.policy, options);
         try {
             List<CatalogRef> catalogs = new ArrayList<>();
             ObjectId run1 = writeRun(store, r, 1);

@@ -5,7 +5,7 @@ import dev.everett.api.FilterPolicy;
 import dev.everett.api.IndexedSegment;
 import dev.everett.api.ObjectId;
 import dev.everett.api.SegmentEngine;
-import dev.everett.api.SegmentStore;
+import dev.everett.api.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -205,7 +205,7 @@ public final class LookupSizeReport {
         List<String> files = new ArrayList<>();
         long total = 0;
         System.out.printf(Locale.ROOT, "%n== single segment, %,d records ==%n", SingleSegmentBench.RECORDS);
-        try (SegmentStore store = SegmentEngine.load().openStore(root, LookupData.policy())) {
+        try (ObjectStore store = SegmentEngine.load().openObjectStore(root, LookupData.policy())) {
             IndexedSegment s = SingleSegmentBench.build(store);
             for (LookupData.FileSize f : LookupData.everettFiles(root)) {
                 files.add(fileJson(f, f.kind()));

@@ -6,9 +6,9 @@ import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
 import dev.everett.api.SeekCursor;
 import dev.everett.api.SegmentEngine;
-import dev.everett.api.SegmentStore;
+import dev.everett.api.ObjectStore;
 import dev.everett.api.SegmentWriter;
-import dev.everett.api.StoreOptions;
+import dev.everett.api.ObjectStoreOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -61,14 +61,14 @@ public class SingleSegmentBench {
     public String dir;
 
     /**
-     * The store's routing cache ({@link StoreOptions}): the default (2 MiB, which holds the
+     * The store's routing cache ({@link ObjectStoreOptions}): the default (2 MiB, which holds the
      * samples of the deepest routing catalog here), or 0 for the cascade from the head.
      */
     @Param({"2097152", "0"})
     public long routingCacheBytes;
 
     private Path work;
-    private SegmentStore store;
+    private ObjectStore store;
     private IndexedSegment segment;
     private SeekCursor cursor;
     private byte[][] getKeys;
@@ -79,7 +79,7 @@ public class SingleSegmentBench {
     private int seekWindow;
 
     /** Writes the 1M-record native into {@code store} and indexes it. */
-    static IndexedSegment build(SegmentStore store) throws IOException {
+    static IndexedSegment build(ObjectStore store) throws IOException {
         ObjectId id = ObjectId.random();
         byte[] value = LookupData.value(0);
         try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
@@ -95,8 +95,8 @@ public class SingleSegmentBench {
     @Setup(Level.Trial)
     public void setUp() throws IOException {
         work = LookupData.workDir(dir, "everett-segment-");
-        store = SegmentEngine.load().openStore(work.resolve("store"), LookupData.policy(),
-                StoreOptions.defaults().withRoutingCacheBytes(routingCacheBytes));
+        store = SegmentEngine.load().openObjectStore(work.resolve("store"), LookupData.policy(),
+                ObjectStoreOptions.defaults().withRoutingCacheBytes(routingCacheBytes));
         long t0 = System.nanoTime();
         segment = build(store);
         long t1 = System.nanoTime();

@@ -2,6 +2,7 @@ package dev.everett.merge;
 
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.KeyedValueMerger;
+import dev.everett.api.MergeBuilder;
 import dev.everett.api.MergeJob;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.TombstonePolicy;
@@ -26,7 +27,7 @@ import java.util.Objects;
  * }
  * }</pre>
  */
-public final class NativeMerger {
+public final class NativeMerger implements MergeBuilder {
     private final List<SegmentReader> inputs;
     private Path target;
     private CommonWidthRule widthRule = CommonWidthRule.policy();
@@ -46,7 +47,7 @@ public final class NativeMerger {
     }
 
     /** Merges {@code runs}, given oldest first: on equal keys, later runs are newer. */
-    public static NativeMerger of(List<SegmentReader> runs) {
+    public static NativeMerger of(List<? extends SegmentReader> runs) {
         return new NativeMerger(new ArrayList<>(runs));
     }
 
@@ -56,18 +57,21 @@ public final class NativeMerger {
     }
 
     /** Where the output is published. */
+    @Override
     public NativeMerger into(Path file) {
         this.target = file;
         return this;
     }
 
     /** The output's common-width rule (default: the policy's). */
+    @Override
     public NativeMerger widthRule(CommonWidthRule rule) {
         this.widthRule = Objects.requireNonNull(rule);
         return this;
     }
 
     /** How values of equal keys combine (default: the newer wins). */
+    @Override
     public NativeMerger values(ValueMerger merger) {
         this.values = Objects.requireNonNull(merger);
         this.keyedValues = null;
@@ -75,12 +79,14 @@ public final class NativeMerger {
     }
 
     /** A key-aware combination; the merge then rebuilds every key it meets. */
+    @Override
     public NativeMerger values(KeyedValueMerger merger) {
         this.keyedValues = Objects.requireNonNull(merger);
         return this;
     }
 
     /** Keep tombstones (default) or drop them with the values they hide (bottommost outputs only). */
+    @Override
     public NativeMerger tombstones(TombstonePolicy policy) {
         this.tombstones = Objects.requireNonNull(policy);
         return this;
@@ -91,12 +97,14 @@ public final class NativeMerger {
      * its input record(s) kept, so it carries every literal unit its target supplied. The output
      * is then valid but not canonical wherever the cap bites.
      */
+    @Override
     public NativeMerger capTombstoneLiterals(boolean cap) {
         this.capTombstoneLiterals = cap;
         return this;
     }
 
     /** Opens the inputs' encoded cursors and the output, and reads the first record of each input. */
+    @Override
     public MergeJob start() throws IOException {
         if (target == null) {
             throw new IllegalStateException("no output: call into(path)");

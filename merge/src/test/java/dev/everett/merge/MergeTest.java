@@ -286,7 +286,7 @@ class MergeTest {
     @EnumSource(Profile.class)
     void theOutputIsIndexedInAStoreAndAnswersThroughItsChain(Profile profile) throws Exception {
         Policy policy = profile.base(new Random(2));
-        try (dev.everett.api.SegmentStore store = engine.openStore(dir.resolve("store"), policy)) {
+        try (dev.everett.api.ObjectStore store = engine.openObjectStore(dir.resolve("store"), policy)) {
             dev.everett.api.ObjectId a = dev.everett.api.ObjectId.random();
             dev.everett.api.ObjectId b = dev.everett.api.ObjectId.random();
             for (dev.everett.api.ObjectId id : new dev.everett.api.ObjectId[] {a, b}) {

@@ -33,7 +33,7 @@ final class Cascade {
     private final RoutingCache routing;
 
     Cascade(Catalog head) {
-        this(head, dev.everett.api.StoreOptions.DEFAULT_ROUTING_CACHE_BYTES);
+        this(head, dev.everett.api.ObjectStoreOptions.DEFAULT_ROUTING_CACHE_BYTES);
     }
 
     /** A cascade that decodes at most {@code routingBytes} of main-route samples (0: none). */

@@ -18,7 +18,7 @@ final class ChainFilters {
     }
 
     /** Filters for the chain below {@code head}, each one from {@code store} (written there if missing). */
-    static ChainFilters of(Catalog head, ObjectStore store) throws java.io.IOException {
+    static ChainFilters of(Catalog head, OpenObjects store) throws java.io.IOException {
         List<KeyFilter> n = new ArrayList<>();
         List<KeyFilter> l = new ArrayList<>();
         for (Catalog c = head; c != null; c = c.main) {

@@ -5,9 +5,9 @@ import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentReader;
-import dev.everett.api.SegmentStore;
+import dev.everett.api.ObjectStore;
 import dev.everett.api.SegmentWriter;
-import dev.everett.api.StoreOptions;
+import dev.everett.api.ObjectStoreOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -19,8 +19,8 @@ public final class EverettSegmentEngine implements SegmentEngine {
     }
 
     @Override
-    public SegmentStore openStore(Path root, Policy policy, StoreOptions options) throws IOException {
-        return new EverettStore(root, policy, options);
+    public ObjectStore openObjectStore(Path root, Policy policy, ObjectStoreOptions options) throws IOException {
+        return new MappedObjectStore(root, policy, options);
     }
 
     @Override

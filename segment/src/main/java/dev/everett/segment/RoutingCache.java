@@ -22,7 +22,7 @@ import java.util.List;
  *
  * <p>The samples come from indexes whose body CRC was checked when they were opened, and the walk
  * that decodes them checks their framing and their order. Catalogs are decoded from the head
- * down while their samples fit the store's routing cache ({@link dev.everett.api.StoreOptions}:
+ * down while their samples fit the store's routing cache ({@link dev.everett.api.ObjectStoreOptions}:
  * the keys, plus about 12.5 bytes per sample, 16.5 in bit units), all of them together except
  * that only the deepest of the routing catalogs on top is kept (lookups always skip the others).
  */

@@ -10,7 +10,7 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.api.SeekCursor;
 import dev.everett.api.SegmentEngine;
-import dev.everett.api.SegmentStore;
+import dev.everett.api.ObjectStore;
 import dev.everett.api.SegmentWriter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +34,7 @@ public final class SpiExample {
         StringBuilder out = new StringBuilder();
         Policy policy = Policy.defaultBytes();                       // byte unit, K = W = 15, optional values
         SegmentEngine engine = SegmentEngine.load();                 // found through ServiceLoader
-        try (SegmentStore store = engine.openStore(root, policy)) {
+        try (ObjectStore store = engine.openObjectStore(root, policy)) {
             // 1. Flush: the older run, written as one native segment (keys strictly increasing).
             ObjectId older = ObjectId.random();
             try (SegmentWriter w = store.newSegment(older, CommonWidthRule.policy())) {

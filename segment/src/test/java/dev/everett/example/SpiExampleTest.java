@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import dev.everett.api.FilterPolicy;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentEngine;
-import dev.everett.api.SegmentStore;
-import dev.everett.api.StoreOptions;
+import dev.everett.api.ObjectStore;
+import dev.everett.api.ObjectStoreOptions;
 
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -33,15 +33,15 @@ class SpiExampleTest {
     void storeOptionsAsDocumented(@TempDir Path root) throws Exception {
         Policy policy = Policy.defaultBytes();
         SegmentEngine engine = SegmentEngine.load();
-        SegmentStore store = engine.openStore(root, policy,
-                StoreOptions.defaults().withFilters(FilterPolicy.bloom(10)).withRoutingCacheBytes(256 << 10));
+        ObjectStore store = engine.openObjectStore(root, policy,
+                ObjectStoreOptions.defaults().withFilters(FilterPolicy.bloom(10)).withRoutingCacheBytes(256 << 10));
         try (store) {
             assertEquals(256 << 10, store.options().routingCacheBytes());
             assertEquals(FilterPolicy.bloom(10), store.filterPolicy());
         }
-        try (SegmentStore plain = engine.openStore(root, policy)) {
-            assertEquals(StoreOptions.defaults(), plain.options());
+        try (ObjectStore plain = engine.openObjectStore(root, policy)) {
+            assertEquals(ObjectStoreOptions.defaults(), plain.options());
         }
-        assertThrows(IllegalArgumentException.class, () -> StoreOptions.defaults().withRoutingCacheBytes(-1));
+        assertThrows(IllegalArgumentException.class, () -> ObjectStoreOptions.defaults().withRoutingCacheBytes(-1));
     }
 }

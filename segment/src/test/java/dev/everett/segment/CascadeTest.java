@@ -60,7 +60,7 @@ class CascadeTest {
     }
 
     /** Writes {@code recs} (sorted, tombstones as deletes) as a new native of {@code store}. */
-    static ObjectId write(ObjectStore store, List<Rec> recs) throws Exception {
+    static ObjectId write(OpenObjects store, List<Rec> recs) throws Exception {
         ObjectId id = ObjectId.random();
         try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
             for (Rec r : recs) {
@@ -75,7 +75,7 @@ class CascadeTest {
         return id;
     }
 
-    private Catalog build(ObjectStore store, List<Level> levels) throws Exception {
+    private Catalog build(OpenObjects store, List<Level> levels) throws Exception {
         Catalog below = null;
         for (Level level : levels) {
             ObjectId n = write(store, level.natives());
@@ -151,7 +151,7 @@ class CascadeTest {
                 levels.add(new Level(subset(rnd, universe, p, true), secondary));
             }
             Path root = dir.resolve("r" + round);
-            try (ObjectStore store = new ObjectStore(root, policy)) {
+            try (OpenObjects store = new OpenObjects(root, policy)) {
                 Catalog head = build(store, levels);
                 head.verify();
                 List<Cascade> cascades = routingVariants(head, rnd);
@@ -190,7 +190,7 @@ class CascadeTest {
                 List<Rec> secondary = rnd.nextInt(3) == 0 ? subset(rnd, universe, 0.1, true) : null;
                 levels.add(new Level(subset(rnd, universe, 1.0 / (1 + rnd.nextInt(4) * (i + 1)), true), secondary));
             }
-            try (ObjectStore store = new ObjectStore(dir.resolve("m" + round), policy)) {
+            try (OpenObjects store = new OpenObjects(dir.resolve("m" + round), policy)) {
                 Catalog head = build(store, levels);
                 int catalogs = 0;
                 for (Catalog c = head; c != null; c = c.main) {
@@ -263,7 +263,7 @@ class CascadeTest {
                 }
                 levels.add(new Level(run, secondary));
             }
-            try (ObjectStore store = new ObjectStore(dir.resolve("k" + k), policy)) {
+            try (OpenObjects store = new OpenObjects(dir.resolve("k" + k), policy)) {
                 List<Cascade> cascades = routingVariants(build(store, levels), rnd);
                 for (long i = -1; i < 2 * n + 2; i++) {
                     byte[] q = i < 0 ? new byte[0] : structured(i);
@@ -286,7 +286,7 @@ class CascadeTest {
     @EnumSource(Profile.class)
     void emptyChainAnswersAbsent(Profile profile) throws Exception {
         Policy policy = profile.base();
-        try (ObjectStore store = new ObjectStore(dir, policy)) {
+        try (OpenObjects store = new OpenObjects(dir, policy)) {
             Cascade cascade = new Cascade(build(store, List.of(new Level(List.of(), null))));
             assertEquals(Lookup.Status.ABSENT, cascade.get(new byte[0], 0).status());
             assertEquals(Lookup.Status.ABSENT, cascade.get(new byte[] {1}, 1).status());
@@ -299,7 +299,7 @@ class CascadeTest {
         Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGrammar(ValueGrammar.RAW).withGroupSize(3).withBlockWidth(2);
         List<byte[]> universe = new RecordGen(rnd).keys(200);
         List<Level> levels = List.of(new Level(subset(rnd, universe, 0.7, false), null), new Level(subset(rnd, universe, 0.3, false), null));
-        try (ObjectStore store = new ObjectStore(dir, policy)) {
+        try (OpenObjects store = new OpenObjects(dir, policy)) {
             Cascade cascade = new Cascade(build(store, levels));
             for (byte[] q : universe) {
                 byte[][] expected = new byte[1][];

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
  * (with their records in {@code CHAIN-ROLE.jsonl}, the format of the KV02 golden files, see
  * {@link GoldenFiles}) and indexes {@code CHAIN-ROLE.index}. Identities are serials, {@code %032x}
  * of 1, 2, 3, … in the order the objects were created, so the manifest order is a valid build
- * order. Routing catalogs made by {@link ObjectStore#prepareHead} share one empty native
+ * order. Routing catalogs made by {@link OpenObjects#prepareHead} share one empty native
  * {@code CHAIN-E.kv} and are named {@code R1}, {@code R2}, … bottom-up.
  *
  * <p>{@code manifest.jsonl} holds, per chain, one {@code "kind":"chain"} line (policy, head pair,
@@ -468,14 +468,14 @@ final class GoldenIndexFiles {
 
     /** Builds chains in one store with serial identities and names what it builds. */
     private static final class Builder {
-        final ObjectStore store;
+        final OpenObjects store;
         final Policy policy;
         long serial;
         final Map<ObjectId, String> roles = new HashMap<>();
         final Map<ObjectId, List<Rec>> records = new HashMap<>();
 
         Builder(Path root, Policy policy) {
-            this.store = new ObjectStore(root, policy);
+            this.store = new OpenObjects(root, policy);
             this.policy = policy;
             store.identities(this::next);
         }
@@ -507,7 +507,7 @@ final class GoldenIndexFiles {
             return c;
         }
 
-        /** {@link ObjectStore#prepareHead}; names the empty native E and the routing catalogs R1, R2, … bottom-up. */
+        /** {@link OpenObjects#prepareHead}; names the empty native E and the routing catalogs R1, R2, … bottom-up. */
         Catalog head(Catalog main, ObjectId secondary) throws IOException {
             Catalog head = store.prepareHead(main, secondary);
             List<Catalog> routes = new ArrayList<>();

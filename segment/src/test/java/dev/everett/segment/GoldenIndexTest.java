@@ -57,7 +57,7 @@ class GoldenIndexTest {
     @MethodSource("chains")
     void rewritingEveryObjectGivesTheCommittedBytes(GoldenIndexFiles.Chain chain, @TempDir Path root) throws IOException {
         Path dir = GoldenIndexFiles.dir();
-        try (ObjectStore store = new ObjectStore(root, chain.policy())) {
+        try (OpenObjects store = new OpenObjects(root, chain.policy())) {
             Map<ObjectId, Catalog> catalogs = new HashMap<>();
             for (GoldenIndexFiles.Obj o : chain.objects()) {
                 if (o.kind() == GoldenIndexFiles.Kind.NATIVE) {
@@ -93,7 +93,7 @@ class GoldenIndexTest {
     @MethodSource("chains")
     void theCommittedChainOpensVerifiesAndAnswersLikeTheModel(GoldenIndexFiles.Chain chain, @TempDir Path root) throws IOException {
         chain.install(GoldenIndexFiles.dir(), root);
-        try (ObjectStore store = new ObjectStore(root, chain.policy())) {
+        try (OpenObjects store = new OpenObjects(root, chain.policy())) {
             Catalog head = store.openChain(chain.headNative(), chain.headIndex());
             // The chain the store follows is the one the manifest describes.
             List<GoldenIndexFiles.Level> levels = chain.levels();
@@ -324,7 +324,7 @@ class GoldenIndexTest {
     void workedExampleAnswersLikeTheNotesWalkThroughs(@TempDir Path root) throws IOException {
         GoldenIndexFiles.Chain chain = chains().filter(c -> c.name().equals("worked-example")).findFirst().orElseThrow();
         chain.install(GoldenIndexFiles.dir(), root);
-        try (ObjectStore store = new ObjectStore(root, chain.policy())) {
+        try (OpenObjects store = new OpenObjects(root, chain.policy())) {
             Cascade cascade = new Cascade(store.openChain(chain.headNative(), chain.headIndex()));
             String[][] cases = {{"b", "9"}, {"cb", "8"}, {"", null}, {"a", "1"}, {"c", "y"}, {"f", "w"}, {"d", "5"}, {"e", "z"}, {"ba", null}};
             for (String[] c : cases) {

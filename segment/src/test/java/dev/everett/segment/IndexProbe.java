@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * Runs one golden chain with one of its objects replaced by other bytes, the way a host would:
- * {@link ObjectStore#openChain} from the head pair (which opens and binds every object), a
+ * {@link OpenObjects#openChain} from the head pair (which opens and binds every object), a
  * {@link Cascade} over it, {@link Cascade#get} for every query (hits and misses, answers
  * compared with the chain's model), then {@link Catalog#verify()} of the whole chain. Every stage
  * runs even after an earlier one refused, so each gets to see the damage.
@@ -88,7 +88,7 @@ final class IndexProbe {
     Result probe() {
         List<String> wrong = new ArrayList<>();
         String stage = "open";
-        try (ObjectStore store = new ObjectStore(root, chain.policy())) {
+        try (OpenObjects store = new OpenObjects(root, chain.policy())) {
             Cascade cascade;
             try {
                 Catalog head = store.openChain(chain.headNative(), chain.headIndex());

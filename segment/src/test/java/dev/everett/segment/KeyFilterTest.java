@@ -15,7 +15,7 @@ import dev.everett.api.IndexedSegment;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
-import dev.everett.api.SegmentStore;
+import dev.everett.api.ObjectStore;
 import dev.everett.api.SegmentWriter;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -64,7 +64,7 @@ class KeyFilterTest {
     }
 
     /** Writes {@code keys} (in order) as one native of {@code store}. */
-    private static ObjectId writeKeys(SegmentStore store, List<byte[]> keys) throws Exception {
+    private static ObjectId writeKeys(ObjectStore store, List<byte[]> keys) throws Exception {
         ObjectId id = ObjectId.random();
         try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
             for (byte[] k : keys) {
@@ -75,7 +75,7 @@ class KeyFilterTest {
         return id;
     }
 
-    private static IndexedSegment segment(SegmentStore store, List<byte[]> keys) throws Exception {
+    private static IndexedSegment segment(ObjectStore store, List<byte[]> keys) throws Exception {
         return store.indexSegment(writeKeys(store, keys));
     }
 
@@ -98,7 +98,7 @@ class KeyFilterTest {
                 present.put(shape.equals("structured") ? structured(2L * i) : hashLike(rnd), true);
             }
             Path root = dir.resolve(shape);
-            try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+            try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
                 ObjectId id = writeKeys(store, new ArrayList<>(present.keySet()));
                 IndexedSegment seg = store.indexSegment(id);
                 assertTrue(seg.filtered());
@@ -133,7 +133,7 @@ class KeyFilterTest {
         return m;
     }
 
-    private static ObjectId write(SegmentStore store, TreeMap<byte[], byte[]> run) throws Exception {
+    private static ObjectId write(ObjectStore store, TreeMap<byte[], byte[]> run) throws Exception {
         ObjectId id = ObjectId.random();
         try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
             for (var e : run.entrySet()) {
@@ -149,7 +149,7 @@ class KeyFilterTest {
     }
 
     /** Runs (oldest first, a secondary beside the second) as one chain under {@code store}. */
-    private static CatalogRef chain(SegmentStore store, List<TreeMap<byte[], byte[]>> runs, TreeMap<byte[], byte[]> secondary) throws Exception {
+    private static CatalogRef chain(ObjectStore store, List<TreeMap<byte[], byte[]>> runs, TreeMap<byte[], byte[]> secondary) throws Exception {
         CatalogRef below = null;
         for (int i = 0; i < runs.size(); i++) {
             ObjectId s = i == 1 && secondary != null ? write(store, secondary) : null;
@@ -172,15 +172,15 @@ class KeyFilterTest {
             TreeMap<byte[], byte[]> secondary = depth > 1 ? run(rnd, universe, 0.1) : null;
             Path root = dir.resolve(profile + "-" + round);
             CatalogRef head;
-            try (SegmentStore plain = ENGINE.openStore(root, policy)) {
+            try (ObjectStore plain = ENGINE.openObjectStore(root, policy)) {
                 head = chain(plain, runs, secondary);
             }
             try (Stream<Path> files = Files.walk(root)) {
                 assertFalse(files.anyMatch(p -> p.toString().endsWith(".filter")), "no filters without a filter policy");
             }
             int bits = 1 + rnd.nextInt(16);
-            try (SegmentStore plain = ENGINE.openStore(root, policy);
-                 SegmentStore filtered = ENGINE.openStore(root, policy, FilterPolicy.bloom(bits))) {
+            try (ObjectStore plain = ENGINE.openObjectStore(root, policy);
+                 ObjectStore filtered = ENGINE.openObjectStore(root, policy, FilterPolicy.bloom(bits))) {
                 Chain cascade = plain.openChain(head);
                 Chain viaFilters = filtered.openChain(head);
                 assertFalse(cascade.filtered());
@@ -236,7 +236,7 @@ class KeyFilterTest {
         for (int i = 0; i < 300; i++) {
             keys.add(structured(3L * i));
         }
-        try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+        try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
             ObjectId id = writeKeys(store, keys);
             IndexedSegment seg = store.indexSegment(id);
             Files.writeString(root.resolve("head"), seg.head().nativeId().hex() + " " + seg.head().indexId().hex());
@@ -270,13 +270,13 @@ class KeyFilterTest {
         Files.write(filter, longer);
         refusedAtOpen(root, head, "64 bytes longer");
         Files.write(filter, original);
-        try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+        try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
             store.openChain(head).verify();
         }
     }
 
     private static CorruptSegmentException refusedAtOpen(Path root, CatalogRef head, String what) throws Exception {
-        try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+        try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
             return assertThrows(CorruptSegmentException.class, () -> store.openChain(head), what);
         }
     }
@@ -305,7 +305,7 @@ class KeyFilterTest {
             int at = KeyFilter.HEADER + rnd.nextInt(original.length - KeyFilter.HEADER);
             forged[at] ^= (byte) (1 << rnd.nextInt(8));
             Files.write(filter, withCrc(forged));
-            try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+            try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
                 Chain c = store.openChain(head);
                 CorruptSegmentException e = assertThrows(CorruptSegmentException.class, c::verify, "byte " + at);
                 assertEquals(at & ~7, e.offset(), "the first word that differs");
@@ -319,7 +319,7 @@ class KeyFilterTest {
         Path filter = filteredSegment(root);
         assertTrue(Files.exists(filter));
         Files.write(filter, new byte[] {1, 2, 3});
-        try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes())) {
+        try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes())) {
             Chain c = store.openChain(head(root));
             assertFalse(c.filtered());
             assertEquals(Lookup.Status.VALUE, c.get(structured(3)).status());
@@ -343,7 +343,7 @@ class KeyFilterTest {
             odd.add(structured(2L * i + 1));
         }
         CatalogRef head;
-        try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+        try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
             try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
                 for (byte[] k : even) {
                     w.put(k, new byte[] {1});
@@ -353,7 +353,7 @@ class KeyFilterTest {
             head = store.indexSegment(id).head();
         }
         byte[] before = Files.readAllBytes(id.path(root, ".filter"));
-        try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+        try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
             try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
                 for (byte[] k : odd) {
                     w.put(k, new byte[] {1});
@@ -361,7 +361,7 @@ class KeyFilterTest {
                 w.finish();
             }
         }
-        try (SegmentStore store = ENGINE.openStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+        try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
             IndexedSegment seg = store.indexSegment(id);
             assertTrue(seg.filtered());
             for (byte[] k : odd) {
@@ -374,7 +374,7 @@ class KeyFilterTest {
 
     @Test
     void anEmptyChainNeedsNoFilterFile() throws Exception {
-        try (SegmentStore store = ENGINE.openStore(dir, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+        try (ObjectStore store = ENGINE.openObjectStore(dir, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
             IndexedSegment seg = segment(store, List.of());
             assertTrue(seg.filtered());
             assertEquals(Lookup.Status.ABSENT, seg.get(new byte[0]).status());

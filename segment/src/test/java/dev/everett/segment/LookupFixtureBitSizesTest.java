@@ -64,7 +64,7 @@ class LookupFixtureBitSizesTest {
     }
 
     /** The records of run {@code stride} (ordinals {@code i % stride == 0}) in key order. */
-    static ObjectId run(ObjectStore store, byte[][] keys, int[] sorted, int stride) throws IOException {
+    static ObjectId run(OpenObjects store, byte[][] keys, int[] sorted, int stride) throws IOException {
         ObjectId id = ObjectId.random();
         try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
             for (int i : sorted) {
@@ -91,7 +91,7 @@ class LookupFixtureBitSizesTest {
         }
         int[] sorted = IntStream.range(0, N).boxed().sorted((a, b) -> Arrays.compareUnsigned(keys[a], keys[b]))
                 .mapToInt(Integer::intValue).toArray();
-        try (ObjectStore store = new ObjectStore(dir, policy)) {
+        try (OpenObjects store = new OpenObjects(dir, policy)) {
             ObjectId run1 = run(store, keys, sorted, 1);
             Catalog c = store.index(run1, null, null);
             ObjectId run4 = run(store, keys, sorted, 4);

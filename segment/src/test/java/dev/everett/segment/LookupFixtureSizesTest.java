@@ -37,7 +37,7 @@ class LookupFixtureSizesTest {
         return v;
     }
 
-    static ObjectId run(ObjectStore store, int n, int stride) throws Exception {
+    static ObjectId run(OpenObjects store, int n, int stride) throws Exception {
         ObjectId id = ObjectId.random();
         try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
             for (long i = 0; i < n; i += stride) {
@@ -51,7 +51,7 @@ class LookupFixtureSizesTest {
     @Test
     void everyFileHasEverettsSize(@TempDir Path dir) throws Exception {
         int n = 8192;
-        try (ObjectStore store = new ObjectStore(dir, Policy.defaultBytes())) {
+        try (OpenObjects store = new OpenObjects(dir, Policy.defaultBytes())) {
             ObjectId r1 = run(store, n, 1);
             Catalog c2 = store.index(r1, null, null);
             ObjectId r4 = run(store, n, 4);

@@ -58,7 +58,7 @@ class RoutingCacheTest {
                 prefix[prefix.length - 1] = (byte) (rnd.nextBoolean() ? 0 : 0xFF);
             }
             model = prefixed(prefix, model);
-            try (ObjectStore store = new ObjectStore(dir.resolve("r" + round), policy)) {
+            try (OpenObjects store = new OpenObjects(dir.resolve("r" + round), policy)) {
                 ObjectId id = CascadeTest.write(store, model);
                 Catalog head = store.prepareHead(store.index(id, null, null), null);
                 List<Long> sizes = new ArrayList<>();
@@ -158,7 +158,7 @@ class RoutingCacheTest {
     void aHeadWithNativesIsNotCached(Profile profile, Random rnd) throws Exception {
         Policy policy = profile.base();
         List<Rec> model = new RecordGen(rnd).records(10, RecordGen.Values.variable(policy.grammar()));
-        try (ObjectStore store = new ObjectStore(dir, policy)) {
+        try (OpenObjects store = new OpenObjects(dir, policy)) {
             ObjectId id = CascadeTest.write(store, model);
             Catalog head = store.prepareHead(store.index(id, null, null), null);
             assertEquals(head.natives.recordCount(), model.size());

@@ -13,9 +13,9 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.api.SeekCursor;
 import dev.everett.api.SegmentEngine;
-import dev.everett.api.SegmentStore;
+import dev.everett.api.ObjectStore;
 import dev.everett.api.SegmentWriter;
-import dev.everett.api.StoreOptions;
+import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.ValueGrammar;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -113,9 +113,9 @@ class SegmentCursorTest {
                     RecordGen.Values.variable(policy.grammar()));
             // Seeks find their place through the routing cache when there is one: no cache, the
             // default (the deepest routing catalog decoded) and a small one (a shallower catalog).
-            long cache = new long[] {0, StoreOptions.DEFAULT_ROUTING_CACHE_BYTES, 16 + rnd.nextInt(400)}[round % 3];
-            try (SegmentStore store = SegmentEngine.load().openStore(dir.resolve("r" + round), policy,
-                    StoreOptions.defaults().withRoutingCacheBytes(cache))) {
+            long cache = new long[] {0, ObjectStoreOptions.DEFAULT_ROUTING_CACHE_BYTES, 16 + rnd.nextInt(400)}[round % 3];
+            try (ObjectStore store = SegmentEngine.load().openObjectStore(dir.resolve("r" + round), policy,
+                    ObjectStoreOptions.defaults().withRoutingCacheBytes(cache))) {
                 ObjectId id = ObjectId.random();
                 try (SegmentWriter wr = store.newSegment(id, CommonWidthRule.policy())) {
                     for (Rec r : model) {

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  * catalogs (a native plus its index) and the empty-native routing heads that make a chain
  * queryable; reopens a chain from its head's identities.
  */
-final class ObjectStore implements AutoCloseable {
+final class OpenObjects implements AutoCloseable {
     private final Path root;
     private final Policy policy;
     private final Map<ObjectId, Kv02Reader> natives = new HashMap<>();
@@ -32,11 +32,11 @@ final class ObjectStore implements AutoCloseable {
     /** Where fresh identities come from: random unless a test fixes them (golden files). */
     private Supplier<ObjectId> ids = ObjectId::random;
 
-    ObjectStore(Path root, Policy policy) {
+    OpenObjects(Path root, Policy policy) {
         this(root, policy, FilterPolicy.none());
     }
 
-    ObjectStore(Path root, Policy policy, FilterPolicy filterPolicy) {
+    OpenObjects(Path root, Policy policy, FilterPolicy filterPolicy) {
         this.root = root;
         this.policy = policy;
         this.filterPolicy = java.util.Objects.requireNonNull(filterPolicy);

@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * the store unmaps them, after which every reader, chain and cursor from it throws
  * {@link IllegalStateException}.
  */
-public interface SegmentStore extends AutoCloseable {
+public interface ObjectStore extends AutoCloseable {
     Path root();
 
     Policy policy();
@@ -23,8 +23,8 @@ public interface SegmentStore extends AutoCloseable {
         return options().filters();
     }
 
-    /** How this store reads: its key filters and its routing cache ({@link StoreOptions}). */
-    StoreOptions options();
+    /** How this store reads: its key filters and its routing cache ({@link ObjectStoreOptions}). */
+    ObjectStoreOptions options();
 
     /** A writer for a new native object named {@code id}. */
     SegmentWriter newSegment(ObjectId id, CommonWidthRule rule) throws IOException;

@@ -10,26 +10,26 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.api.SeekCursor;
 import dev.everett.api.SegmentReader;
-import dev.everett.api.SegmentStore;
+import dev.everett.api.ObjectStore;
 import dev.everett.api.SegmentWriter;
-import dev.everett.api.StoreOptions;
+import dev.everett.api.ObjectStoreOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The host-facing {@link SegmentStore} over an {@link ObjectStore}. */
-final class EverettStore implements SegmentStore {
+/** The host-facing {@link ObjectStore} over an {@link OpenObjects}. */
+final class MappedObjectStore implements ObjectStore {
     private final Path root;
-    private final ObjectStore objects;
-    private final StoreOptions options;
+    private final OpenObjects objects;
+    private final ObjectStoreOptions options;
 
-    EverettStore(Path root, Policy policy, StoreOptions options) throws IOException {
+    MappedObjectStore(Path root, Policy policy, ObjectStoreOptions options) throws IOException {
         this.root = root;
         this.options = options;
         Files.createDirectories(root);
-        this.objects = new ObjectStore(root, policy, options.filters());
+        this.objects = new OpenObjects(root, policy, options.filters());
     }
 
     @Override
@@ -43,7 +43,7 @@ final class EverettStore implements SegmentStore {
     }
 
     @Override
-    public StoreOptions options() {
+    public ObjectStoreOptions options() {
         return options;
     }
 

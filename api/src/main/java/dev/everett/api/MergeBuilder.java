@@ -1,0 +1,50 @@
+package dev.everett.api;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Configures one merge of sorted runs into a new native segment, then starts it. Obtained from
+ * {@link MergeEngine#merge}; every setter returns this builder.
+ *
+ * <pre>{@code
+ * try (MergeJob job = MergeEngine.load().merge(List.of(older, newer))
+ *         .into(store.nativePath(id)).start()) {
+ *     while (!job.done()) job.step(4096);
+ *     job.finish();
+ * }
+ * }</pre>
+ */
+public interface MergeBuilder {
+    /** Where the output is published (atomically, by {@link MergeJob#finish()}). Required. */
+    MergeBuilder into(Path file);
+
+    /** The output's common-width rule (default: the policy's). */
+    MergeBuilder widthRule(CommonWidthRule rule);
+
+    /** How values of equal keys combine (default {@link ValueMerger#NEWER_WINS}). */
+    MergeBuilder values(ValueMerger merger);
+
+    /** A key-aware combination; the merge then rebuilds every key it meets. */
+    MergeBuilder values(KeyedValueMerger merger);
+
+    /**
+     * Keep tombstones (default) or drop them with the values they hide. Drop only where the output
+     * is bottommost for its keys: no older data for them exists outside the inputs.
+     */
+    MergeBuilder tombstones(TombstonePolicy policy);
+
+    /**
+     * Caps tombstone literals: a tombstone keeps at most the prefix its input record(s) kept, so it
+     * carries every literal unit its target supplied. The output is then valid but not canonical
+     * wherever the cap bites (docs/format.md).
+     */
+    MergeBuilder capTombstoneLiterals(boolean cap);
+
+    /**
+     * Opens the inputs' encoded cursors and the output and reads the first record of each input.
+     *
+     * @throws IllegalStateException if no output was set
+     */
+    MergeJob start() throws IOException;
+}

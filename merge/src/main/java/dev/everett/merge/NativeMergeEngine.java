@@ -1,0 +1,14 @@
+package dev.everett.merge;
+
+import dev.everett.api.MergeBuilder;
+import dev.everett.api.MergeEngine;
+import dev.everett.api.SegmentReader;
+import java.util.List;
+
+/** The {@link MergeEngine} this module provides through {@link java.util.ServiceLoader}: the encoded-cursor native merger. */
+public final class NativeMergeEngine implements MergeEngine {
+    @Override
+    public MergeBuilder merge(List<? extends SegmentReader> runs) {
+        return NativeMerger.of(runs);
+    }
+}
