@@ -1,7 +1,7 @@
 package dev.everett.merge;
 
-import dev.everett.segment.BitStrings;
-import dev.everett.segment.EncodedRecords;
+import dev.everett.segment.encoded.BitSpans;
+import dev.everett.segment.encoded.EncodedRecords;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
@@ -33,7 +33,7 @@ final class BitSpanKey extends SpanKey {
 
     /** The bit at position p of the input. */
     private int bit(long p) {
-        return (int) BitStrings.read(source, p, 1);
+        return (int) BitSpans.read(source, p, 1);
     }
 
     @Override
@@ -72,7 +72,7 @@ final class BitSpanKey extends SpanKey {
 
     @Override
     long mismatch(long aAt, MemorySegment b, long bAt, long n) {
-        return BitStrings.mismatch(source, aAt, b, bAt, n);
+        return BitSpans.mismatch(source, aAt, b, bAt, n);
     }
 
     @Override
@@ -82,6 +82,6 @@ final class BitSpanKey extends SpanKey {
 
     @Override
     void copyRun(long from, byte[] dst, long dstAt, long n) {
-        BitStrings.copy(source, from, dst, dstAt, n);
+        BitSpans.copy(source, from, dst, dstAt, n);
     }
 }

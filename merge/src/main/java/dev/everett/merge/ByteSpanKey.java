@@ -1,6 +1,6 @@
 package dev.everett.merge;
 
-import dev.everett.segment.EncodedRecords;
+import dev.everett.segment.encoded.EncodedRecords;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;

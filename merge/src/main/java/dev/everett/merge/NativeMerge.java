@@ -8,10 +8,10 @@ import dev.everett.api.SegmentInfo;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueMerger;
-import dev.everett.segment.BitStrings;
-import dev.everett.segment.EncodedOutput;
-import dev.everett.segment.EncodedRecords;
-import dev.everett.segment.EncodedValues;
+import dev.everett.segment.encoded.BitSpans;
+import dev.everett.segment.encoded.EncodedOutput;
+import dev.everett.segment.encoded.EncodedRecords;
+import dev.everett.segment.encoded.EncodedValues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -167,8 +167,8 @@ final class NativeMerge implements MergeJob {
             long n = length - retained;
             byte[] literal = ensure(bytesOf(n, "a key literal"));
             if (bitUnit) {
-                BitStrings.copy(prefix, retained, literal, 0, literalRetained - retained);
-                BitStrings.copy(src.source(), literalAt, literal, literalRetained - retained, length - literalRetained);
+                BitSpans.copy(prefix, retained, literal, 0, literalRetained - retained);
+                BitSpans.copy(src.source(), literalAt, literal, literalRetained - retained, length - literalRetained);
             } else {
                 System.arraycopy(prefix, (int) retained, literal, 0, (int) (literalRetained - retained));
                 MemorySegment.copy(src.source(), ValueLayout.JAVA_BYTE, literalAt, literal, (int) (literalRetained - retained), (int) (length - literalRetained));

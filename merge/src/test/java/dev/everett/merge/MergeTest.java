@@ -21,7 +21,7 @@ import dev.everett.api.SegmentWriter;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueMerger;
-import dev.everett.segment.EncodedRecords;
+import dev.everett.segment.encoded.EncodedRecords;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -47,11 +47,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class MergeTest {
     /** The native profiles a merge runs under; bit-unit profiles draw their backspace code. */
-    enum Profile {
+    public enum Profile {
         BYTES, KV02_BITS_EXP_GOLOMB, KV02_BITS_GOLOMB, KV03;
 
         /** The profile's base policy (K = W = 15, variable optional values); a random backspace for bits. */
-        Policy base(Random rnd) {
+        public Policy base(Random rnd) {
             return switch (this) {
                 case BYTES -> Policy.defaultBytes();
                 case KV02_BITS_EXP_GOLOMB -> Policy.stringPolicy().withFormat(SegmentFormat.KV02).withBackspace(BackspaceCode.expGolomb(rnd.nextInt(6)));

@@ -1,13 +1,16 @@
 package dev.everett.segment;
 
 import dev.everett.api.CommonWidthRule;
+import dev.everett.api.ObjectStore;
+import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentReader;
-import dev.everett.api.ObjectStore;
 import dev.everett.api.SegmentWriter;
-import dev.everett.api.ObjectStoreOptions;
+import dev.everett.segment.natives.Kv02Reader;
+import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.objects.MappedObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -10,23 +10,27 @@ import dev.everett.api.IndexedSegment;
 import dev.everett.api.KeyRange;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
+import dev.everett.api.ObjectStore;
+import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.Policy;
 import dev.everett.api.SeekCursor;
 import dev.everett.api.SegmentEngine;
-import dev.everett.api.ObjectStore;
 import dev.everett.api.SegmentWriter;
-import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.ValueGrammar;
+import dev.everett.segment.testing.Profile;
+import dev.everett.segment.testing.Rec;
+import dev.everett.segment.testing.RecordGen;
+import dev.everett.segment.testing.Seeds;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The segment API (one native plus its routing chain) against a sorted-list model: get, seek,
@@ -35,12 +39,12 @@ import org.junit.jupiter.api.io.TempDir;
  * bit units, KV03).
  */
 @ExtendWith(Seeds.class)
-class SegmentCursorTest {
+public class SegmentCursorTest {
     @TempDir
     Path dir;
 
     /** Index of the first model key ≥ q (or model.size()). */
-    static int lowerBound(List<Rec> model, byte[] q) {
+    public static int lowerBound(List<Rec> model, byte[] q) {
         int lo = 0;
         int hi = model.size();
         while (lo < hi) {
@@ -75,7 +79,7 @@ class SegmentCursorTest {
      * key, the key one byte longer, one shorter and with its last byte bumped; {@code random}
      * random keys of up to two bytes; and {@code FF FF FF}.
      */
-    static List<byte[]> probes(Random rnd, List<Rec> recs, int oneIn, int random) {
+    public static List<byte[]> probes(Random rnd, List<Rec> recs, int oneIn, int random) {
         List<byte[]> q = new ArrayList<>();
         q.add(new byte[0]);
         for (Rec r : recs) {

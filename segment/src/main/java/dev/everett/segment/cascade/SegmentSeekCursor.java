@@ -1,0 +1,318 @@
+package dev.everett.segment.cascade;
+
+import dev.everett.api.KeyRange;
+import dev.everett.api.SeekCursor;
+import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.fc.BitValue;
+import dev.everett.segment.fc.FcStream;
+import dev.everett.segment.fc.FcWalker;
+import dev.everett.segment.fc.Frame;
+import dev.everett.segment.fc.KeyWalker;
+import dev.everett.segment.fc.OptionalValue;
+import dev.everett.segment.natives.Kv02Reader;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * A bidirectional cursor over the bottom native of a segment chain. Seeks go through the
+ * cascade: the first key ≥ Q is found without decoding keys, and its key is Q's first r bytes
+ * followed by its literal (r is its retained prefix, which cannot exceed its agreement with Q).
+ * Forward steps continue with an {@link FcWalker}; backward steps rebuild the keys of the
+ * record's group from the chain above ({@link KeyMaterialiser}) and keep them, so walking
+ * backwards costs one group decode per K records.
+ *
+ * <p>Bit-unit segments work alike on logical bit strings (a KV03 key behind its sort code); the
+ * cursor shows the host key (the key bits after the code) and the decoded value, copied when it
+ * does not start on a byte boundary.
+ */
+public final class SegmentSeekCursor implements SeekCursor {
+    private final Cascade cascade;
+    private final KeyMaterialiser keys;
+    private final int bottom;
+    private final FcStream natives;
+    private final Kv02Reader reader;
+    private final KeyRange range;
+    private final FcStream.Window window = new FcStream.Window();
+    private final boolean bits;
+    private final int pathBits;
+    private final BitValue bitValue;
+
+    private KeyWalker walker;
+    private boolean valid;
+    private long ordinal = -1;
+    private byte[] key = new byte[0];
+    private int keyLength;
+    private MemorySegment keyView = MemorySegment.ofArray(key);
+    private byte[] keyViewArray = key;
+    private long valueAt;
+    private long valueLength;
+    /** Bit units: the decoded value. */
+    private MemorySegment valueView;
+    private boolean tombstone;
+    private KeyMaterialiser.GroupKeys group;
+    /** The current record's logical key (bit units: a bit string, KV03's sort code first) and its length in units. */
+    private byte[] logical = new byte[0];
+    private long logicalLength;
+    /** KV03: the host key, the logical key without its sort code. */
+    private byte[] shifted = new byte[64];
+
+    public SegmentSeekCursor(Cascade cascade, KeyMaterialiser keys, int bottom, Kv02Reader reader, KeyRange range) {
+        this.cascade = cascade;
+        this.keys = keys;
+        this.bottom = bottom;
+        this.reader = reader;
+        this.natives = reader.typed().stream();
+        this.range = range;
+        this.bits = reader.bitUnit();
+        this.pathBits = reader.pathBits();
+        this.bitValue = bits ? reader.bitValue() : null;
+    }
+
+    @Override
+    public boolean valid() {
+        return valid;
+    }
+
+    @Override
+    public void seekToFirst() {
+        if (range.lower() != null) {
+            seek(range.lower());
+            return;
+        }
+        walker = natives.keys();
+        forward();
+    }
+
+    @Override
+    public void seekToLast() {
+        long last = range.upper() == null ? natives.count() - 1 : cascade.lowerBound(range.upper(), range.upper().length) - 1;
+        backwardTo(last);
+    }
+
+    @Override
+    public void seek(byte[] target) {
+        byte[] q = target;
+        if (range.lower() != null && Arrays.compareUnsigned(q, range.lower()) < 0) {
+            q = range.lower();
+        }
+        long p = cascade.lowerBound(q, q.length);
+        if (p >= natives.count()) {
+            invalidate();
+            return;
+        }
+        positionAt(p, q);
+        checkUpper();
+    }
+
+    @Override
+    public void seekForPrev(byte[] target) {
+        if (range.upper() != null && Arrays.compareUnsigned(target, range.upper()) >= 0) {
+            seekToLast();
+            return;
+        }
+        long p = cascade.lowerBound(target, target.length);
+        if (p < natives.count()) {
+            positionAt(p, target);
+            if (Arrays.equals(key, 0, keyLength, target, 0, target.length)) {
+                checkLower();
+                return;
+            }
+        }
+        backwardTo(p - 1);
+    }
+
+    @Override
+    public void next() {
+        requireValid();
+        if (walker == null) {
+            walker = natives.keys();
+            walker.resume(ordinal, logical, logicalLength, recordEnd());
+        }
+        forward();
+    }
+
+    @Override
+    public void prev() {
+        requireValid();
+        backwardTo(ordinal - 1);
+    }
+
+    /** The file offset just past the current record (its encoded value ends it). */
+    private long recordEnd() {
+        return encodedValueAt + encodedValueLength;
+    }
+
+    private long encodedValueAt;
+    private long encodedValueLength;
+
+    private void forward() {
+        if (!walker.next()) {
+            invalidate();
+            return;
+        }
+        Frame f = walker.frame();
+        setKey(walker.keyBuffer(), walker.keyUnits());
+        setValue(walker.ordinal(), f.valueAt, f.valueLength);
+        group = null;
+        checkUpper();
+    }
+
+    /**
+     * Positions on record p, the first key ≥ q: its key is q's first r units then its literal
+     * (in bit units: the logical query's first r bits, then the literal).
+     */
+    private void positionAt(long p, byte[] q) {
+        natives.open(window, p);
+        window.read();
+        Frame f = window.frame;
+        long length = f.retained + f.suffixLength;
+        byte[] k;
+        if (bits) {
+            long qBits = 8L * q.length + pathBits;
+            if (f.retained > qBits) {
+                throw reader.corruption().at(f.start >>> 3, "seek landed on a record retaining more than the query's bits");
+            }
+            byte[] logicalQuery = pathBits == 0 ? q : BitStrings.shiftedRight(q, 8L * q.length, pathBits);
+            k = Arrays.copyOf(logicalQuery, Math.max(BitStrings.bytes(length), 1));
+            BitStrings.copy(natives.segment(), f.suffixAt, k, f.retained, f.suffixLength);
+            BitStrings.clearTail(k, length);
+        } else {
+            int retained = (int) f.retained;
+            if (retained > q.length) {
+                throw reader.corruption().at(f.start, "seek landed on a record retaining more than the query's bytes");
+            }
+            k = Arrays.copyOf(q, Math.max(Math.toIntExact(length), 1));
+            MemorySegment.copy(natives.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, f.suffixAt, k, retained, (int) f.suffixLength);
+        }
+        setKey(k, length);
+        setValue(p, f.valueAt, f.valueLength);
+        group = null;
+        // A walk forward starts only if next() asks for one: a seek that reads one record
+        // builds no walker (and no Elias–Fano cursor) for it.
+        walker = null;
+    }
+
+    private void backwardTo(long x) {
+        walker = null;
+        if (x < 0) {
+            invalidate();
+            return;
+        }
+        if (group == null || x < group.first() || x >= group.first() + group.count()) {
+            group = keys.natives(bottom, x);
+        }
+        int i = (int) (x - group.first());
+        setKey(group.keys()[i], group.lengths()[i]);
+        setValue(x, group.valueAt()[i], group.valueLength()[i]);
+        checkLower();
+    }
+
+    /** Makes the logical key {@code k} of {@code length} units current, and its host form. */
+    private void setKey(byte[] k, long length) {
+        logical = k;
+        logicalLength = length;
+        if (!bits) {
+            key = k;
+            keyLength = (int) length;
+            return;
+        }
+        int n = (int) ((length - pathBits) >>> 3);
+        if (pathBits == 0) {
+            key = k;
+        } else {
+            if (shifted.length < n) {
+                shifted = new byte[Math.max(n, 2 * shifted.length)];
+            }
+            BitStrings.dropFirstBit(k, shifted, n);
+            key = shifted;
+        }
+        keyLength = n;
+    }
+
+    private void setValue(long at, long encodedAt, long encodedLength) {
+        ordinal = at;
+        valid = true;
+        encodedValueAt = encodedAt;
+        encodedValueLength = encodedLength;
+        if (bits) {
+            bitValue.decode(natives.segment(), reader.corruption(), encodedAt, encodedLength);
+            tombstone = bitValue.tombstone;
+            valueView = bitValue.copyOrView(natives.segment());
+            return;
+        }
+        if (reader.optionalValues()) {
+            tombstone = OptionalValue.isTombstone(natives.segment(), reader.corruption(), encodedAt, encodedLength);
+            valueAt = encodedAt + 1;
+            valueLength = tombstone ? 0 : encodedLength - 1;
+        } else {
+            tombstone = false;
+            valueAt = encodedAt;
+            valueLength = encodedLength;
+        }
+    }
+
+    private void checkUpper() {
+        if (valid && range.upper() != null && Arrays.compareUnsigned(key, 0, keyLength, range.upper(), 0, range.upper().length) >= 0) {
+            invalidate();
+        }
+    }
+
+    private void checkLower() {
+        if (valid && range.lower() != null && Arrays.compareUnsigned(key, 0, keyLength, range.lower(), 0, range.lower().length) < 0) {
+            invalidate();
+        }
+    }
+
+    private void invalidate() {
+        valid = false;
+        walker = null;
+    }
+
+    private void requireValid() {
+        if (!valid) {
+            throw new IllegalStateException("cursor is not on a record");
+        }
+    }
+
+    @Override
+    public long ordinal() {
+        requireValid();
+        return ordinal;
+    }
+
+    @Override
+    public int keyLength() {
+        requireValid();
+        return keyLength;
+    }
+
+    @Override
+    public MemorySegment keyBuffer() {
+        requireValid();
+        if (key != keyViewArray) {
+            keyViewArray = key;
+            keyView = MemorySegment.ofArray(key);
+        }
+        return keyView;
+    }
+
+    @Override
+    public boolean isTombstone() {
+        requireValid();
+        return tombstone;
+    }
+
+    @Override
+    public MemorySegment value() {
+        requireValid();
+        if (bits) {
+            return valueView;
+        }
+        return natives.segment().asSlice(valueAt, valueLength);
+    }
+
+    @Override
+    public void close() {
+        invalidate();
+    }
+}

@@ -1,0 +1,196 @@
+package dev.everett.segment.encoded;
+
+import dev.everett.api.CorruptSegmentException;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentReader;
+import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.bits.EliasFanoReader;
+import dev.everett.segment.fc.BitValue;
+import dev.everett.segment.fc.ByteFrame;
+import dev.everett.segment.fc.Coding;
+import dev.everett.segment.fc.FcStream;
+import dev.everett.segment.fc.Frame;
+import dev.everett.segment.fc.OptionalValue;
+import dev.everett.segment.natives.Kv02Reader;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The records of a native segment as they are encoded: for each record its retained prefix
+ * length, its literal (the key units after that prefix) and its encoded value, all as offsets
+ * into the mapped file. No key is rebuilt; this is what the native merger walks. Framing, block
+ * offsets, the extent and the terminal length are checked as the walk goes; key order is left
+ * to the consumer, which compares literals anyway.
+ *
+ * <p>Units ({@link #bitUnit()}): byte-unit natives give byte offsets and lengths in bytes.
+ * Bit-unit natives (KV02 bit, KV03) give <em>file bit offsets</em> (byte offset × 8, MSB-first)
+ * and lengths in bits, for the literal and for the encoded value alike: the value is the span of
+ * the record stream that holds it, codec and all, so a consumer copies it bit for bit, and
+ * decodes it only when it needs the bytes ({@link EncodedValues}). Retained prefixes and key
+ * lengths count bits of the host key: a KV03 record's sort code is not counted (record 0 keeps
+ * 0 bits, and a record that spells the code again keeps 0), as in {@code recordAt}. Since every
+ * key of Everett's string policy has the same code, host-key order is logical-key order, and a
+ * writer given these records adds the code back ({@link EncodedOutput}).
+ */
+public final class EncodedRecords {
+    private final Kv02Reader reader;
+    private final FcStream stream;
+    private final Frame frame;
+    /** The same frame when the stream is byte-unit (the common case, read without a virtual call), else null. */
+    private final ByteFrame bytes;
+    /** KV02 bit only: checks each value's codec fills its VLEN slot (KV03 frames parse their values). */
+    private final BitValue bitValues;
+    private final int pathBits;
+    private final EliasFanoReader.Cursor blockOffsets;
+    private final long stride;
+    private long ordinal = -1;
+    private long nextBlock;
+    /** The current key's length in the stream's own terms (KV03: logical bits, sort code included). */
+    private long keyLength;
+
+    private EncodedRecords(Kv02Reader reader) {
+        this.reader = reader;
+        this.stream = reader.typed().stream();
+        Coding coding = stream.coding();
+        this.frame = coding.newFrame();
+        this.frame.bind(stream);
+        this.frame.pos = stream.start();
+        this.bytes = frame instanceof ByteFrame b ? b : null;
+        this.bitValues = coding.kind() == Coding.Kind.BITS ? reader.bitValue() : null;
+        this.pathBits = coding.pathBits();
+        this.blockOffsets = stream.offsets().cursor(0);
+        this.stride = stream.stride();
+    }
+
+    /** The encoded records of a segment opened by this engine. */
+    public static EncodedRecords of(SegmentReader reader) {
+        if (!(reader instanceof Kv02Reader r)) {
+            throw new IllegalArgumentException("not a segment of this engine: " + reader);
+        }
+        return new EncodedRecords(r);
+    }
+
+    public Policy policy() {
+        return reader.policy();
+    }
+
+    public SegmentReader reader() {
+        return reader;
+    }
+
+    public long count() {
+        return stream.count();
+    }
+
+    /** Moves to the next record; false after the last (once the stream's end is checked). */
+    public boolean next() {
+        long o = ordinal + 1;
+        if (o >= stream.count()) {
+            if (o == stream.count()) {
+                checkEnd();
+                ordinal = o;
+            }
+            return false;
+        }
+        boolean blockStart = o == nextBlock;
+        if (blockStart) {
+            long expected = blockOffsets.next() + o * stride;
+            if (expected != frame.pos - stream.start()) {
+                throw corrupt(stream.byteOffset(frame.pos), "block starts at stream offset " + (frame.pos - stream.start()) + " but its Elias–Fano entry says " + expected);
+            }
+            nextBlock += stream.blockWidth();
+        }
+        if (bytes != null) {
+            bytes.read(blockStart, o == 0 ? 0 : keyLength, o == 0, stream.start());
+        } else {
+            frame.read(blockStart, o == 0 ? 0 : keyLength, o == 0, stream.start());
+            if (bitValues != null) {
+                bitValues.decode(stream.segment(), reader.corruption(), frame.valueAt, frame.valueLength);
+            }
+        }
+        keyLength = frame.retained + frame.suffixLength;
+        ordinal = o;
+        return true;
+    }
+
+    private void checkEnd() {
+        if (frame.pos != stream.end()) {
+            throw corrupt(stream.byteOffset(frame.pos), "records end before the stream's extent");
+        }
+        if (stream.count() > 0 && keyLength != stream.terminalLength()) {
+            throw corrupt(stream.terminalAt(), "terminal key length " + stream.terminalLength() + " but the last key has " + keyLength);
+        }
+        long last = blockOffsets.next();
+        if (last != stream.end() - stream.start() - stream.count() * stride) {
+            throw corrupt(stream.byteOffset(stream.end()), "last Elias–Fano entry disagrees with the extent");
+        }
+    }
+
+    /** A corruption error naming this file, at a file byte offset. */
+    public CorruptSegmentException corrupt(long offset, String rule) {
+        return reader.corruption().at(offset, rule);
+    }
+
+    /** A codec for this segment's encoded values (not shared: it keeps decode buffers). */
+    public EncodedValues values() {
+        return new EncodedValues(reader.policy(), reader.corruption());
+    }
+
+    /** True for bit-unit natives: positions are file bit offsets and lengths count bits. */
+    public boolean bitUnit() {
+        return bytes == null;
+    }
+
+    /** The mapped file every offset below refers to. */
+    public MemorySegment source() {
+        return stream.segment();
+    }
+
+    public long ordinal() {
+        return ordinal;
+    }
+
+    /** File byte offset at which the current record starts (for error messages). */
+    public long recordStart() {
+        return stream.byteOffset(frame.start);
+    }
+
+    /** Units of the previous key this record keeps (as stored; may be less than maximal; no KV03 sort code). */
+    public long retained() {
+        return frame.retained - pathBits;
+    }
+
+    /** The current key's length in units (bits of the host key for bit units). */
+    public long keyLength() {
+        return keyLength - pathBits;
+    }
+
+    /** Position of the literal: key units [retained, keyLength). */
+    public long literalAt() {
+        return frame.suffixAt;
+    }
+
+    public long literalLength() {
+        return frame.suffixLength;
+    }
+
+    /** Position of the encoded value (with its presence tag or bit under the optional grammar). */
+    public long valueAt() {
+        return frame.valueAt;
+    }
+
+    public long valueLength() {
+        return frame.valueLength;
+    }
+
+    /** True if the encoded value is a tombstone (only under the optional grammar). */
+    public boolean tombstone() {
+        if (!reader.optionalValues()) {
+            return false;
+        }
+        if (bytes == null) {
+            // Bit-unit values were checked as they were read: the presence bit decides.
+            return BitStrings.bit(stream.segment(), frame.valueAt) == 0;
+        }
+        return OptionalValue.isTombstone(stream.segment(), reader.corruption(), frame.valueAt, frame.valueLength);
+    }
+}

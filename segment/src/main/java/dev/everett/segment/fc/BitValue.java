@@ -1,0 +1,127 @@
+package dev.everett.segment.fc;
+
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentFormat;
+import dev.everett.api.ValueGrammar;
+import dev.everett.segment.bits.BitInput;
+import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.io.Corruption;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Decodes one encoded value of a bit-unit native, given its bit span, into a tombstone flag and
+ * the position and length of its bytes (which may start at any bit). One instance is reused.
+ *
+ * <ul>
+ *   <li>{@link Codec#BYTES} (KV02, raw): the span is the bytes, so its length must be a multiple of 8;</li>
+ *   <li>{@link Codec#STRING} (KV03, raw; {@code string_value<EG0>}): EG0(byte count), the bytes;</li>
+ *   <li>{@link Codec#OPTIONAL_STRING} (optional, both formats; {@code tombstone_value<string_value<EG0>>}):
+ *       {@code 0} absent, or {@code 1} then the string codec.</li>
+ * </ul>
+ * The codec must fill the span exactly.
+ */
+public final class BitValue {
+    public enum Codec { BYTES, STRING, OPTIONAL_STRING }
+
+    private final Codec codec;
+    private final BitInput in = new BitInput(MemorySegment.NULL, null, 0, 0);
+    private byte[] scratch = new byte[64];
+    private MemorySegment scratchView = MemorySegment.ofArray(scratch);
+
+    /** True if the value decoded last is absent. */
+    public boolean tombstone;
+    /** Bit position of its first byte. */
+    public long at;
+    /** Its byte count (0 for a tombstone). */
+    public long bytes;
+
+    public BitValue(Codec codec) {
+        this.codec = codec;
+    }
+
+    /** The codec of a bit-unit native written under {@code p}. */
+    public static Codec codec(Policy p) {
+        if (p.grammar() == ValueGrammar.OPTIONAL) {
+            return Codec.OPTIONAL_STRING;
+        }
+        return p.format() == SegmentFormat.KV03 ? Codec.STRING : Codec.BYTES;
+    }
+
+    /** Decodes the value occupying bits {@code [from, from + length)}. */
+    public void decode(MemorySegment s, Corruption c, long from, long length) {
+        if (codec == Codec.BYTES) {
+            if ((length & 7) != 0) {
+                throw c.at(from >>> 3, "raw value of " + length + " bits is not whole bytes");
+            }
+            tombstone = false;
+            at = from;
+            bytes = length >>> 3;
+            return;
+        }
+        in.over(s, c, from, from + length);
+        if (codec == Codec.OPTIONAL_STRING && in.readBits(1, "presence bit") == 0) {
+            if (length != 1) {
+                throw c.at(from >>> 3, "absent value (presence bit 0) followed by " + (length - 1) + " bits");
+            }
+            tombstone = true;
+            at = in.pos;
+            bytes = 0;
+            return;
+        }
+        long n = in.readEg0("value byte count");
+        if (Long.compareUnsigned(n, (in.end() - in.pos) >>> 3) > 0 || in.end() - in.pos != 8 * n) {
+            throw c.at(from >>> 3, "value of " + Long.toUnsignedString(n) + " bytes does not fill its " + length + "-bit slot exactly");
+        }
+        tombstone = false;
+        at = in.pos;
+        bytes = n;
+    }
+
+    /** Takes the value a KV03 frame has just parsed (it delimits itself, so the frame decoded it already). */
+    public void of(Kv03Frame f) {
+        tombstone = !f.present;
+        at = f.payloadAt;
+        bytes = f.payloadBytes;
+    }
+
+    /** The value's bytes: a view of the mapping when they start on a byte boundary, else a fresh copy. */
+    public MemorySegment copyOrView(MemorySegment s) {
+        if ((at & 7) == 0) {
+            return s.asSlice(at >>> 3, bytes);
+        }
+        byte[] b = new byte[copyable()];
+        BitStrings.copy(s, at, b, 0, 8 * bytes);
+        return MemorySegment.ofArray(b);
+    }
+
+    /**
+     * For a cursor step, without allocating: the offset of the value's bytes in
+     * {@link #source}, which is the mapping when they start on a byte boundary, else a reused
+     * buffer (valid until the next call) into which this copies them. Call before {@link #source}.
+     */
+    public long offsetIn(MemorySegment s) {
+        if ((at & 7) == 0) {
+            return at >>> 3;
+        }
+        int n = copyable();
+        if (scratch.length < n) {
+            scratch = new byte[Math.max(n, 2 * scratch.length)];
+            scratchView = MemorySegment.ofArray(scratch);
+        }
+        BitStrings.copy(s, at, scratch, 0, 8L * n);
+        return 0;
+    }
+
+    /** The byte count, if an array can hold a copy of the value. */
+    private int copyable() {
+        if (bytes > Integer.MAX_VALUE - 16) {
+            throw new UnsupportedOperationException("a value of " + bytes + " bytes that starts inside a byte is too large to copy into an array");
+        }
+        return (int) bytes;
+    }
+
+    /** Where the bytes {@link #offsetIn} located live: the mapping or the scratch buffer. */
+    public MemorySegment source(MemorySegment s) {
+        return (at & 7) == 0 ? s : scratchView;
+    }
+}

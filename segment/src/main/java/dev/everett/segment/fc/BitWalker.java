@@ -1,0 +1,213 @@
+package dev.everett.segment.fc;
+
+import dev.everett.api.CorruptSegmentException;
+import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.bits.EliasFanoReader;
+import dev.everett.segment.io.Corruption;
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * The sequential walk of one bit-unit front-coded stream (a KV02 bit native, a KV03 native, or a
+ * borrowed stream of a bit-unit index), as {@link FcWalker} walks byte-unit ones. The key is
+ * rebuilt as a bit string in one reused buffer (the logical key for KV03: sort code first): each
+ * record keeps the retained prefix already there and copies its suffix in 56-bit pieces. The
+ * buffer's unused tail bits are kept zero.
+ *
+ * <p>It checks what a query may rely on: framing and bounds (in the frame), that each block start
+ * sits where its Elias–Fano entry says, key order (one bit comparison in the canonical case),
+ * and at the end the extent, the terminal key length and the last residual.
+ */
+public final class BitWalker implements KeyWalker {
+    private final MemorySegment s;
+    private final Corruption corruption;
+    private final Frame frame;
+    private final EliasFanoReader offsets;
+    private EliasFanoReader.Cursor blockOffsets;
+    private final long fcStart;
+    private final long fcEnd;
+    private final long blockWidth;
+    private final long stride;
+    private final long count;
+    private final long terminalLength;
+    private final long terminalAt;
+    private final boolean unique;
+
+    private long ordinal = -1;
+    private long nextBlock;
+    private byte[] key = new byte[64];
+    private long keyBits;
+    private boolean ended;
+    private long firstNonCanonical = -1;
+
+    BitWalker(FcStream st) {
+        this.s = st.segment();
+        this.corruption = st.corruption();
+        this.frame = st.coding().newFrame();
+        this.frame.bind(st);
+        this.frame.pos = st.start();
+        this.offsets = st.offsets();
+        this.blockOffsets = offsets.cursor(0);
+        this.fcStart = st.start();
+        this.fcEnd = st.end();
+        this.blockWidth = st.blockWidth();
+        this.stride = st.stride();
+        this.count = st.count();
+        this.terminalLength = st.terminalLength();
+        this.terminalAt = st.terminalAt();
+        this.unique = st.unique();
+    }
+
+    @Override
+    public Frame frame() {
+        return frame;
+    }
+
+    @Override
+    public long ordinal() {
+        return ordinal;
+    }
+
+    @Override
+    public byte[] keyBuffer() {
+        return key;
+    }
+
+    /** The current key's length in bits. */
+    @Override
+    public long keyUnits() {
+        return keyBits;
+    }
+
+    @Override
+    public boolean next() {
+        long o = ordinal + 1;
+        if (o >= count) {
+            return finish();
+        }
+        boolean blockStart = o == nextBlock;
+        if (blockStart) {
+            checkBlockStart(o);
+        }
+        long previous = keyBits;
+        Frame f = frame;
+        f.read(blockStart, previous, o == 0, fcStart);
+        long retained = f.retained;
+        long suffix = f.suffixLength;
+        long length = retained + suffix;
+        if (length > 8L * key.length) {
+            grow(length);
+        }
+        if (o > 0) {
+            if (retained < previous && (suffix == 0 || BitStrings.bit(s, f.suffixAt) <= BitStrings.bit(key, retained))) {
+                checkConservativeOrder(o, retained, previous, suffix);
+            }
+            if (f.respelled) {
+                nonCanonical(o);
+            }
+        }
+        BitStrings.copy(s, f.suffixAt, key, retained, suffix);
+        BitStrings.clearTail(key, length);
+        keyBits = length;
+        ordinal = o;
+        return true;
+    }
+
+    private void checkBlockStart(long o) {
+        long expected = blockOffsets.next() + o * stride;
+        if (expected != frame.pos - fcStart) {
+            throw corruption.at(frame.pos >>> 3, "block " + o / blockWidth + " starts at stream bit " + (frame.pos - fcStart)
+                    + " but its Elias–Fano entry says " + expected);
+        }
+        nextBlock += blockWidth;
+    }
+
+    private void grow(long bits) {
+        long bytes = (bits + 7) >>> 3;
+        if (bytes > Integer.MAX_VALUE - 16) {
+            throw corruption.at(frame.start >>> 3, "key of " + bits + " bits exceeds the reader's 2 GiB key limit");
+        }
+        key = Arrays.copyOf(key, (int) Math.max(bytes, Math.min(Integer.MAX_VALUE - 16, 2L * key.length)));
+    }
+
+    /**
+     * The record keeps less than the previous key and its first new bit is not a 1 over a 0:
+     * either it kept less than the whole shared prefix (legal, not canonical) or the keys are out
+     * of order. Compare the rest of the old key with the incoming suffix before it is overwritten.
+     */
+    private void checkConservativeOrder(long o, long retained, long previous, long suffix) {
+        long oldRest = previous - retained;
+        long n = Math.min(oldRest, suffix);
+        long m = BitStrings.mismatch(s, frame.suffixAt, key, retained, n);
+        if (m >= 0) {
+            if (BitStrings.bit(s, frame.suffixAt + m) == 0) {
+                throw outOfOrder(o);
+            }
+            if (m > 0) {
+                nonCanonical(o);
+            }
+            return;
+        }
+        if (suffix < oldRest || (unique && suffix == oldRest)) {
+            throw outOfOrder(o);
+        }
+        nonCanonical(o);
+    }
+
+    private void nonCanonical(long o) {
+        if (firstNonCanonical < 0) {
+            firstNonCanonical = o;
+        }
+    }
+
+    private CorruptSegmentException outOfOrder(long o) {
+        return corruption.at(frame.start >>> 3, "key of record " + o + (unique ? " is not greater than" : " is less than") + " its predecessor");
+    }
+
+    private boolean finish() {
+        if (ended) {
+            return false;
+        }
+        ended = true;
+        ordinal = count;
+        if (frame.pos != fcEnd) {
+            throw corruption.at(frame.pos >>> 3, "records end at stream bit " + (frame.pos - fcStart) + " but the extent is " + (fcEnd - fcStart));
+        }
+        if (count > 0 && keyBits != terminalLength) {
+            throw corruption.at(terminalAt, "terminal key length " + terminalLength + " but the last key has " + keyBits + " bits");
+        }
+        long last = blockOffsets.next();
+        if (last != fcEnd - fcStart - count * stride) {
+            throw corruption.at(fcEnd >>> 3, "last Elias–Fano entry " + last + " is not the extent less the value stride");
+        }
+        return false;
+    }
+
+    @Override
+    public void resume(long at, byte[] k, long bits, long end) {
+        int bytes = BitStrings.bytes(bits);
+        if (key.length < bytes) {
+            key = Arrays.copyOf(key, Math.max(bytes, 2 * key.length));
+        }
+        System.arraycopy(k, 0, key, 0, bytes);
+        BitStrings.clearTail(key, bits);
+        keyBits = bits;
+        ordinal = at;
+        frame.pos = end;
+        long nextBlockIndex = at / blockWidth + 1;
+        nextBlock = nextBlockIndex * blockWidth;
+        blockOffsets = offsets.cursor(Math.min(nextBlockIndex, offsets.size() - 1));
+        ended = false;
+    }
+
+    @Override
+    public void stop() {
+        ended = true;
+        ordinal = count;
+    }
+
+    @Override
+    public long firstNonCanonical() {
+        return firstNonCanonical;
+    }
+}

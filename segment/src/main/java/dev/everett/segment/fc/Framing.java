@@ -1,0 +1,74 @@
+package dev.everett.segment.fc;
+
+import dev.everett.api.BackspaceCode;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentFormat;
+import dev.everett.api.Unit;
+import dev.everett.api.ValueGrammar;
+
+/**
+ * How the records of one front-coded stream are framed, which fixes its unit and the frame that
+ * parses it.
+ *
+ * <ul>
+ *   <li>{@link Kind#BYTES}: byte-unit KV02 framing (LEB128 counts), natives and borrowed keys.</li>
+ *   <li>{@link Kind#BITS}: bit-unit KV02 framing (EG0 counts, the policy's backspace code), for
+ *       KV02 natives and for every bit-unit borrowed stream.</li>
+ *   <li>{@link Kind#KV03}: the sort-owned record grammar of KV03 natives.</li>
+ * </ul>
+ *
+ * @param kind      the framing
+ * @param backspace the backspace code (the varint for bytes)
+ * @param optional  KV03 only: values carry a presence bit (tombstone_value) before the string codec
+ * @param pathBits  bits of sort code in front of every logical key: 1 for KV03 natives and for the
+ *                  borrowed streams of an index over them, else 0. Keys are whole bytes after it.
+ */
+public record Coding(Kind kind, BackspaceCode backspace, boolean optional, int pathBits) {
+    public enum Kind { BYTES, BITS, KV03 }
+
+    static final Coding BYTES = new Coding(Kind.BYTES, BackspaceCode.VARINT, false, 0);
+
+    /** The sort code of Everett's string policy: the single bit {@code 0}. */
+    public static final int KV03_PATH_BITS = 1;
+
+    /** The framing of a native written under {@code p}. */
+    public static Coding natives(Policy p) {
+        if (p.unit() == Unit.BYTE) {
+            return BYTES;
+        }
+        if (p.format() == SegmentFormat.KV03) {
+            return new Coding(Kind.KV03, p.backspace(), p.grammar() == ValueGrammar.OPTIONAL, KV03_PATH_BITS);
+        }
+        return new Coding(Kind.BITS, p.backspace(), false, 0);
+    }
+
+    /** The framing of the borrowed key streams of an index under {@code p}: logical keys, KV02 framing. */
+    public static Coding borrowed(Policy p) {
+        if (p.unit() == Unit.BYTE) {
+            return BYTES;
+        }
+        return new Coding(Kind.BITS, p.backspace(), false, p.format() == SegmentFormat.KV03 ? KV03_PATH_BITS : 0);
+    }
+
+    public boolean bitUnit() {
+        return kind != Kind.BYTES;
+    }
+
+    /** A frame that parses this framing (bind it to a stream before reading). */
+    public Frame newFrame() {
+        return switch (kind) {
+            case BYTES -> new ByteFrame();
+            case BITS -> new BitFrame();
+            case KV03 -> new Kv03Frame();
+        };
+    }
+
+    @Override
+    public String toString() {
+        return switch (kind) {
+            case BYTES -> "byte-unit";
+            case BITS -> "bit-unit KV02" + (pathBits > 0 ? " (" + pathBits + "-bit sort code)" : "");
+            case KV03 -> "KV03";
+        };
+    }
+}

@@ -1,0 +1,46 @@
+package dev.everett.segment.fc;
+
+import dev.everett.segment.io.Corruption;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The byte transport of optional values: {@code 00} alone is absent (a tombstone), {@code 01}
+ * followed by the bytes is present (the empty value is {@code 01}). Anything else is corrupt.
+ */
+public final class OptionalValue {
+    public static final byte ABSENT = 0;
+    public static final byte PRESENT = 1;
+
+    private OptionalValue() {
+    }
+
+    /**
+     * Checks the encoded value at {@code at} of {@code length} bytes.
+     *
+     * @return true if it is a tombstone
+     */
+    public static boolean isTombstone(MemorySegment s, Corruption c, long at, long length) {
+        if (length != 0) {
+            byte tag = s.get(ValueLayout.JAVA_BYTE, at);
+            if (tag == PRESENT) {
+                return false;
+            }
+            if (tag == ABSENT && length == 1) {
+                return true;
+            }
+        }
+        throw malformed(s, c, at, length);
+    }
+
+    private static RuntimeException malformed(MemorySegment s, Corruption c, long at, long length) {
+        if (length == 0) {
+            return c.at(at, "an optional value must carry a presence tag (empty encoded value)");
+        }
+        byte tag = s.get(ValueLayout.JAVA_BYTE, at);
+        if (tag == ABSENT) {
+            return c.at(at, "absent value (tag 00) followed by " + (length - 1) + " bytes");
+        }
+        return c.at(at, "bad presence tag 0x" + Integer.toHexString(tag & 0xFF) + " (expected 00 or 01)");
+    }
+}

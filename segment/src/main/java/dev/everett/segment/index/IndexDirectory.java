@@ -1,0 +1,190 @@
+package dev.everett.segment.index;
+
+import dev.everett.api.ObjectId;
+import dev.everett.segment.bits.EliasFano;
+import dev.everett.segment.io.Corruption;
+import dev.everett.segment.io.Envelope;
+import dev.everett.segment.io.Le;
+import dev.everett.segment.io.Sections;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The 448-byte IX03 directory: the virtual count V, per route (0 = main, 1 = secondary) the
+ * borrowed count, FC extent, terminal key length and Elias–Fano universe and low width, the
+ * target flags, four identities, and 18 section descriptors. Offsets are body-relative.
+ *
+ * <p>Slots: 0–4 main FC, EF low, high, samples, sparse; 5–9 the same for the secondary; 10/11
+ * main rank classes and checkpoints; 12/13 secondary; 14/15 false-borrow bits; 16/17 cut LCPs.
+ */
+public record IndexDirectory(long virtualCount, long[] counts, long[] extents, long[] terminalLengths,
+                      long[] universes, int[] lowWidths, boolean[] present,
+                      ObjectId nativeId, ObjectId mainNativeId, ObjectId mainIndexId, ObjectId secondaryId,
+                      long[] offsets, long[] lengths) {
+
+    static final int BYTES = 448;
+    static final int MAGIC = 0x33_30_58_49; // "IX03"
+    static final int MAGIC_IX02 = 0x32_30_58_49;
+    static final int VERSION = 3;
+    static final int SECTIONS = 18;
+    static final int ROUTE_SLOTS = 5;
+    static final int CLASSES = 10;
+    static final int FLAGS = 14;
+    static final int CUTS = 16;
+    private static final int DESCRIPTORS = 160;
+
+    static int fcSlot(int route) {
+        return route * ROUTE_SLOTS;
+    }
+
+    static int classSlot(int route) {
+        return CLASSES + 2 * route;
+    }
+
+    static int checkpointSlot(int route) {
+        return CLASSES + 2 * route + 1;
+    }
+
+    static int flagSlot(int route) {
+        return FLAGS + route;
+    }
+
+    static int cutSlot(int route) {
+        return CUTS + route;
+    }
+
+    /** Bits per rank class: log2(K + 1). */
+    static int classBits(long k) {
+        return 63 - Long.numberOfLeadingZeros(k + 1);
+    }
+
+    static long groups(long v, long k) {
+        return Le.ceilDiv(v, k);
+    }
+
+    /** Section lengths implied by the route shapes (slots 1–4, 6–9 come from the EF encodings). */
+    static long[] layoutOffsets(long[] lengths) {
+        long[] offsets = new long[SECTIONS];
+        long at = BYTES;
+        for (int i = 0; i < SECTIONS; i++) {
+            offsets[i] = Le.align8(at);
+            at = offsets[i] + lengths[i];
+        }
+        return offsets;
+    }
+
+    long bodyBytes() {
+        return offsets[SECTIONS - 1] + lengths[SECTIONS - 1];
+    }
+
+    byte[] encode() {
+        byte[] d = new byte[BYTES];
+        Le.putU32(d, 0, MAGIC);
+        Le.putU16(d, 4, VERSION);
+        Le.putU16(d, 6, SECTIONS);
+        Le.putU64(d, 8, virtualCount);
+        for (int r = 0; r < 2; r++) {
+            Le.putU64(d, 16 + 8 * r, counts[r]);
+            Le.putU64(d, 32 + 8 * r, extents[r]);
+            Le.putU64(d, 48 + 8 * r, terminalLengths[r]);
+            Le.putU64(d, 64 + 8 * r, universes[r]);
+            d[80 + r] = (byte) lowWidths[r];
+            d[82 + r] = (byte) (present[r] ? 1 : 0);
+        }
+        nativeId.toBytes(d, 88);
+        mainNativeId.toBytes(d, 104);
+        mainIndexId.toBytes(d, 120);
+        secondaryId.toBytes(d, 136);
+        for (int i = 0; i < SECTIONS; i++) {
+            Le.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
+            Le.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
+        }
+        return d;
+    }
+
+    private static ObjectId id(MemorySegment s, long at) {
+        byte[] b = s.asSlice(at, 16).toArray(ValueLayout.JAVA_BYTE);
+        return ObjectId.fromBytes(b, 0);
+    }
+
+    /**
+     * Reads the directory and checks its shape against the envelope, without reading any
+     * section: magic, version, counts, flags and zero bytes, identities of absent targets,
+     * canonical placement, and every section size against V, K, W and the route shapes.
+     */
+    static IndexDirectory parse(Corruption c, MemorySegment s, Envelope env) {
+        long body = Envelope.BYTES;
+        long bodyBytes = s.byteSize() - body;
+        int bitsPerUnit = env.unit().bitsPerUnit();
+        c.require(bodyBytes >= BYTES, s.byteSize(), "body shorter than the 448-byte IX03 directory");
+        c.require(env.extent() == bodyBytes * (8 / bitsPerUnit), 48, "envelope extent must be the body size in units");
+        int magic = (int) Le.u32(s, body);
+        c.require(magic != MAGIC_IX02, body, "IX02 (single-route) index directories are not supported");
+        c.require(magic == MAGIC, body, "bad index directory magic: expected \"IX03\"");
+        c.require(Le.u16(s, body + 4) == VERSION, body + 4, "IX03 directory version must be 3, found " + Le.u16(s, body + 4));
+        c.require(Le.u16(s, body + 6) == SECTIONS, body + 6, "IX03 section count must be 18, found " + Le.u16(s, body + 6));
+        long v = Le.u64(s, body + 8);
+        long[] counts = new long[2];
+        long[] extents = new long[2];
+        long[] terminals = new long[2];
+        long[] universes = new long[2];
+        int[] lows = new int[2];
+        boolean[] present = new boolean[2];
+        for (int r = 0; r < 2; r++) {
+            counts[r] = Le.u64(s, body + 16 + 8 * r);
+            extents[r] = Le.u64(s, body + 32 + 8 * r);
+            terminals[r] = Le.u64(s, body + 48 + 8 * r);
+            universes[r] = Le.u64(s, body + 64 + 8 * r);
+            lows[r] = Le.u8(s, body + 80 + r);
+            int flag = Le.u8(s, body + 82 + r);
+            c.require(flag <= 1, body + 82 + r, "target flag must be 0 or 1, found " + flag);
+            present[r] = flag == 1;
+        }
+        for (long i = 84; i < 88; i++) {
+            c.require(Le.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+        }
+        for (long i = 152; i < 160; i++) {
+            c.require(Le.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+        }
+        ObjectId nativeId = id(s, body + 88);
+        ObjectId mainNative = id(s, body + 104);
+        ObjectId mainIndex = id(s, body + 120);
+        ObjectId secondary = id(s, body + 136);
+        c.require(present[0] || (mainNative.equals(ObjectId.NONE) && mainIndex.equals(ObjectId.NONE)), body + 104,
+                "absent main target must have zero identities");
+        c.require(present[1] || secondary.equals(ObjectId.NONE), body + 136, "absent secondary target must have a zero identity");
+        c.require(Long.compareUnsigned(v, 1L << 56) < 0, body + 8, "virtual count beyond 2^56 is not supported");
+        c.require(Long.compareUnsigned(counts[0], v) <= 0 && Long.compareUnsigned(counts[1], v - counts[0]) <= 0, body + 16,
+                "borrowed counts exceed the virtual count");
+        c.require(counts[0] + counts[1] == env.recordCount(), 56, "envelope record count must be the sum of the borrowed counts");
+        for (int r = 0; r < 2; r++) {
+            c.require(present[r] || counts[r] == 0, body + 16 + 8 * r, "absent route must have no borrowed keys");
+        }
+        Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
+        long[] offsets = sections.offsets();
+        long[] lengths = sections.lengths();
+        long k = env.groupSize();
+        long g = groups(v, k);
+        int b = classBits(k);
+        for (int r = 0; r < 2; r++) {
+            long slot = body + DESCRIPTORS + 16L * fcSlot(r);
+            c.require(Long.compareUnsigned(extents[r], Long.MAX_VALUE / 8) <= 0 && lengths[fcSlot(r)] == Le.ceilDiv(extents[r] * bitsPerUnit, 8), slot + 8,
+                    "route " + r + " FC section length disagrees with its extent");
+            c.require(lows[r] <= 63, body + 80 + r, "route " + r + " Elias–Fano low width must be ≤ 63");
+            long n = Le.ceilDiv(counts[r], env.blockWidth()) + 1;
+            c.require(universes[r] == extents[r], body + 64 + 8 * r, "route " + r + " Elias–Fano universe must equal its FC extent");
+            c.require(counts[r] > 0 || (extents[r] == 0 && terminals[r] == 0), body + 32 + 8 * r, "empty route must have extent 0 and terminal length 0");
+            c.require(Long.compareUnsigned(terminals[r], extents[r]) <= 0, body + 48 + 8 * r, "route " + r + " terminal key length exceeds its extent");
+            c.require(lengths[fcSlot(r) + 1] == 8 * EliasFano.lowWords(n, lows[r]), slot + 24, "route " + r + " Elias–Fano low section size");
+            c.require(lengths[fcSlot(r) + 2] == 8 * EliasFano.highWords(universes[r], lows[r], n), slot + 40, "route " + r + " Elias–Fano high section size");
+            c.require(lengths[fcSlot(r) + 3] == 16 * EliasFano.sampleCount(n), slot + 56, "route " + r + " Elias–Fano sample section size");
+            c.require(lengths[fcSlot(r) + 4] % 8 == 0, slot + 72, "route " + r + " Elias–Fano sparse section is not whole words");
+            c.require(lengths[classSlot(r)] == 8 * Le.ceilDiv(g * b, 64), body + DESCRIPTORS + 16L * classSlot(r) + 8, "route " + r + " rank class section size");
+            c.require(lengths[checkpointSlot(r)] == 8 * Le.ceilDiv(g, 128), body + DESCRIPTORS + 16L * checkpointSlot(r) + 8, "route " + r + " rank checkpoint section size");
+            c.require(lengths[flagSlot(r)] == Le.ceilDiv(counts[r], 8), body + DESCRIPTORS + 16L * flagSlot(r) + 8, "route " + r + " false-borrow section size");
+            c.require(lengths[cutSlot(r)] == 8 * g, body + DESCRIPTORS + 16L * cutSlot(r) + 8, "route " + r + " cut-LCP section size");
+        }
+        return new IndexDirectory(v, counts, extents, terminals, universes, lows, present,
+                nativeId, mainNative, mainIndex, secondary, offsets, lengths);
+    }
+}

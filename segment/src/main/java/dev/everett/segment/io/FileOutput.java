@@ -1,0 +1,169 @@
+package dev.everett.segment.io;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.util.zip.CRC32C;
+
+/**
+ * A buffered, positioned writer over a file channel: the payload streams through one buffer.
+ * It keeps the CRC32C of everything written through it, so a writer can checksum a body as it
+ * streams instead of reading the file back.
+ */
+public final class FileOutput {
+    /** The buffer starts small (many outputs write a header or a directory only) and grows to this. */
+    private static final int MAX_BUFFER = 1 << 16;
+    private static final int FIRST_BUFFER = 1 << 12;
+    private static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    private final FileChannel channel;
+    private byte[] buffer = new byte[FIRST_BUFFER];
+    private ByteBuffer wrapped = ByteBuffer.wrap(buffer);
+    private int used;
+    private long flushedTo;
+    private final CRC32C crc = new CRC32C();
+    private long crcValue;
+    private boolean crcCombined;
+    private long bytesSinceCombine;
+
+    public FileOutput(FileChannel channel, long position) {
+        this.channel = channel;
+        this.flushedTo = position;
+    }
+
+    public FileChannel channel() {
+        return channel;
+    }
+
+    /**
+     * Moves past {@code n} bytes written to the channel directly (the buffer must be empty),
+     * whose CRC32C is {@code crcOfSkipped}.
+     */
+    public void skip(long n, long crcOfSkipped) throws IOException {
+        if (used != 0) {
+            throw new IllegalStateException("skip with buffered bytes");
+        }
+        crcValue = Crc32cCombine.combine(crc(), crcOfSkipped, n);
+        crcCombined = true;
+        crc.reset();
+        bytesSinceCombine = 0;
+        flushedTo += n;
+    }
+
+    /** CRC32C of every byte written through this output so far (flushes first). */
+    public long crc() throws IOException {
+        flush();
+        return crcCombined ? Crc32cCombine.combine(crcValue, crc.getValue(), bytesSinceCombine) : crc.getValue();
+    }
+
+    /** File position of the next byte written. */
+    public long position() {
+        return flushedTo + used;
+    }
+
+    public void writeByte(int b) throws IOException {
+        if (used == buffer.length) {
+            flushFull();
+        }
+        buffer[used++] = (byte) b;
+    }
+
+    /** Eight bytes, most significant first (a bit writer's full reservoir). */
+    public void writeLongBigEndian(long v) throws IOException {
+        if (used > buffer.length - 8) {
+            flushFull();
+        }
+        BE64.set(buffer, used, v);
+        used += 8;
+    }
+
+    /** Flushes a full buffer, growing it first if it is still small: this output is a long one. */
+    private void flushFull() throws IOException {
+        flush();
+        if (buffer.length < MAX_BUFFER) {
+            buffer = new byte[Math.min(MAX_BUFFER, buffer.length * 4)];
+            wrapped = ByteBuffer.wrap(buffer);
+        }
+    }
+
+    /** Unsigned LEB128, canonical. */
+    public void writeVarint(long v) throws IOException {
+        if (used > buffer.length - 10) {
+            flushFull();
+        }
+        while ((v & ~0x7FL) != 0) {
+            buffer[used++] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buffer[used++] = (byte) v;
+    }
+
+    public void write(byte[] b, int off, int len) throws IOException {
+        if (len > buffer.length - used) {
+            flushFull();
+            if (len > buffer.length / 2) {
+                writeFully(ByteBuffer.wrap(b, off, len));
+                return;
+            }
+        }
+        System.arraycopy(b, off, buffer, used, len);
+        used += len;
+    }
+
+    /** Copies {@code length} bytes of {@code src} from {@code at}. */
+    public void write(MemorySegment src, long at, long length) throws IOException {
+        if (length <= 16 && used + length <= buffer.length) {
+            // Short literals and values: a plain loop beats the general copy's checks.
+            byte[] b = buffer;
+            int u = used;
+            for (int i = 0; i < length; i++) {
+                b[u + i] = src.get(ValueLayout.JAVA_BYTE, at + i);
+            }
+            used = u + (int) length;
+            return;
+        }
+        while (length > 0) {
+            if (used == buffer.length) {
+                flushFull();
+            }
+            int n = (int) Math.min(length, buffer.length - used);
+            MemorySegment.copy(src, ValueLayout.JAVA_BYTE, at, buffer, used, n);
+            used += n;
+            at += n;
+            length -= n;
+        }
+    }
+
+    public void write(long[] words) throws IOException {
+        byte[] tmp = new byte[8];
+        for (long word : words) {
+            Le.putU64(tmp, 0, word);
+            write(tmp, 0, 8);
+        }
+    }
+
+    public void zeros(long n) throws IOException {
+        for (long i = 0; i < n; i++) {
+            writeByte(0);
+        }
+    }
+
+    public void flush() throws IOException {
+        wrapped.clear().limit(used);
+        writeFully(wrapped);
+        used = 0;
+    }
+
+    private void writeFully(ByteBuffer b) throws IOException {
+        crc.update(b.duplicate());
+        bytesSinceCombine += b.remaining();
+        while (b.hasRemaining()) {
+            flushedTo += channel.write(b, flushedTo);
+        }
+    }
+}

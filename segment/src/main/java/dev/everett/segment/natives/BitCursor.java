@@ -1,0 +1,123 @@
+package dev.everett.segment.natives;
+
+import dev.everett.api.SegmentCursor;
+import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.fc.BitValue;
+import dev.everett.segment.fc.BitWalker;
+import dev.everett.segment.fc.Frame;
+import dev.everett.segment.fc.Kv03Frame;
+import dev.everett.segment.io.Corruption;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The host-facing forward cursor over a bit-unit native (KV02 bit or KV03): a {@link BitWalker}
+ * over the record stream, the host key cut out of the logical key (a KV03 key without its sort
+ * code), and the value decoded in place. A value that starts on a byte boundary is a view of the
+ * mapping; otherwise it is copied into a reused buffer. Stepping allocates nothing once the
+ * buffers have grown.
+ */
+final class BitCursor implements SegmentCursor {
+    private final MemorySegment s;
+    private final Corruption corruption;
+    private final BitWalker walker;
+    private final BitValue value;
+    private final int pathBits;
+    private byte[] key;
+    private int keyLength;
+    private MemorySegment keyView;
+    private byte[] keyViewArray;
+    private byte[] shifted = new byte[64];
+    private MemorySegment valueSource;
+    private long valueOffset;
+    private long valueLength;
+    private boolean tombstone;
+
+    BitCursor(Kv02Reader reader, Kv02Reader.Typed typed) {
+        this.s = reader.file();
+        this.corruption = reader.corruption();
+        this.walker = typed.stream().bitWalker();
+        this.value = new BitValue(BitValue.codec(reader.policy()));
+        this.pathBits = typed.stream().coding().pathBits();
+    }
+
+    @Override
+    public boolean next() {
+        if (!walker.next()) {
+            return false;
+        }
+        Frame f = walker.frame();
+        BitValue v = value;
+        if (f instanceof Kv03Frame k) {
+            v.of(k);
+        } else {
+            v.decode(s, corruption, f.valueAt, f.valueLength);
+        }
+        tombstone = v.tombstone;
+        valueOffset = v.offsetIn(s);
+        valueSource = v.source(s);
+        valueLength = v.bytes;
+        long bits = walker.keyUnits() - pathBits;
+        int n = (int) (bits >>> 3);
+        if (pathBits == 0) {
+            key = walker.keyBuffer();
+        } else {
+            if (shifted.length < n) {
+                shifted = new byte[Math.max(n, 2 * shifted.length)];
+            }
+            BitStrings.dropFirstBit(walker.keyBuffer(), shifted, n);
+            key = shifted;
+        }
+        keyLength = n;
+        return true;
+    }
+
+    /** Ordinal of the first record found with shorter-than-maximal retention, or -1. */
+    long firstNonCanonical() {
+        return walker.firstNonCanonical();
+    }
+
+    @Override
+    public long ordinal() {
+        return walker.ordinal();
+    }
+
+    @Override
+    public int keyLength() {
+        return keyLength;
+    }
+
+    @Override
+    public MemorySegment keyBuffer() {
+        byte[] k = key;
+        if (k != keyViewArray) {
+            keyViewArray = k;
+            keyView = MemorySegment.ofArray(k);
+        }
+        return keyView;
+    }
+
+    @Override
+    public boolean isTombstone() {
+        return tombstone;
+    }
+
+    @Override
+    public MemorySegment valueSource() {
+        return valueSource;
+    }
+
+    @Override
+    public long valueOffset() {
+        return valueOffset;
+    }
+
+    @Override
+    public long valueLength() {
+        return valueLength;
+    }
+
+    @Override
+    public void close() {
+        walker.stop();
+    }
+}

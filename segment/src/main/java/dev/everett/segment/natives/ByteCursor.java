@@ -1,0 +1,110 @@
+package dev.everett.segment.natives;
+
+import dev.everett.api.SegmentCursor;
+import dev.everett.segment.fc.ByteFrame;
+import dev.everett.segment.fc.FcWalker;
+import dev.everett.segment.fc.OptionalValue;
+import dev.everett.segment.io.Corruption;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The host-facing forward cursor over a byte-unit KV02 file: an {@link FcWalker} over the
+ * native stream plus the value grammar. Values are not copied; they are read in place from the
+ * mapping. Stepping allocates nothing.
+ */
+final class Kv02Cursor implements SegmentCursor {
+    private final MemorySegment s;
+    private final Corruption corruption;
+    private final FcWalker walker;
+    private final boolean optional;
+    private MemorySegment keyView;
+    private byte[] keyViewArray;
+    private long valueAt;
+    private long valueLength;
+    private boolean tombstone;
+
+    Kv02Cursor(Kv02Reader reader, Kv02Reader.Typed typed) {
+        this.s = reader.file();
+        this.corruption = reader.corruption();
+        this.optional = reader.optionalValues();
+        this.walker = typed.stream().walker();
+    }
+
+    @Override
+    public boolean next() {
+        if (!walker.next()) {
+            return false;
+        }
+        ByteFrame f = walker.frame();
+        if (optional) {
+            boolean absent = OptionalValue.isTombstone(s, corruption, f.valueAt, f.valueLength);
+            tombstone = absent;
+            valueAt = f.valueAt + 1;
+            valueLength = absent ? 0 : f.valueLength - 1;
+        } else {
+            valueAt = f.valueAt;
+            valueLength = f.valueLength;
+        }
+        return true;
+    }
+
+    /** File offset at which the current record starts. */
+    long recordStart() {
+        return walker.frame().start;
+    }
+
+    /** Ordinal of the first record found with shorter-than-maximal retention, or -1. */
+    long firstNonCanonical() {
+        return walker.firstNonCanonical();
+    }
+
+    /** The key bytes, valid in [0, keyLength()). */
+    byte[] keyArray() {
+        return walker.key;
+    }
+
+    @Override
+    public long ordinal() {
+        return walker.ordinal();
+    }
+
+    @Override
+    public int keyLength() {
+        return walker.keyLength;
+    }
+
+    @Override
+    public MemorySegment keyBuffer() {
+        byte[] k = walker.key;
+        if (k != keyViewArray) {
+            keyViewArray = k;
+            keyView = MemorySegment.ofArray(k);
+        }
+        return keyView;
+    }
+
+    @Override
+    public boolean isTombstone() {
+        return tombstone;
+    }
+
+    @Override
+    public MemorySegment valueSource() {
+        return s;
+    }
+
+    @Override
+    public long valueOffset() {
+        return valueAt;
+    }
+
+    @Override
+    public long valueLength() {
+        return valueLength;
+    }
+
+    @Override
+    public void close() {
+        walker.stop();
+    }
+}

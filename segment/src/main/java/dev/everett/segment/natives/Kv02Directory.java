@@ -1,0 +1,141 @@
+package dev.everett.segment.natives;
+
+import dev.everett.segment.bits.EliasFano;
+import dev.everett.segment.io.Corruption;
+import dev.everett.segment.io.Envelope;
+import dev.everett.segment.io.Le;
+import dev.everett.segment.io.Sections;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The 128-byte KV02 section directory at body offset 0, and its five sections: the FC record
+ * stream, then the Elias–Fano low words, high words, select samples and sparse positions. All
+ * offsets here are relative to the body (file offset 96).
+ *
+ * @param fcExtent        meaningful length of the FC section in policy units
+ * @param terminalLength  the last record's key length in units (0 when empty)
+ * @param universe        U, the last Elias–Fano residual
+ * @param lowWidth        w
+ * @param offsets         section offsets, relative to the body
+ * @param lengths         section lengths in bytes
+ */
+public record Kv02Directory(long fcExtent, long terminalLength, long universe, int lowWidth, long[] offsets, long[] lengths)
+        implements NativeDirectory {
+
+    public static final int BYTES = 128;
+    static final int MAGIC = 0x32_30_56_4B; // "KV02" little-endian
+    static final int MAGIC_KV01 = 0x31_30_56_4B;
+    static final int VERSION = 2;
+    static final int SECTIONS = 5;
+    static final int FC = 0;
+    public static final int LOW = 1;
+    public static final int HIGH = 2;
+    public static final int SAMPLES = 3;
+    public static final int SPARSE = 4;
+    private static final int DESCRIPTORS = 48;
+
+    /** Lays out sections after the directory with align8 starts and returns the directory. */
+    public static Kv02Directory layout(long fcExtent, long fcBytes, long terminalLength, EliasFano ef) {
+        long[] lengths = {fcBytes, 8L * ef.low().length, 8L * ef.high().length, 8L * ef.samples().length, 8L * ef.sparse().length};
+        long[] offsets = new long[SECTIONS];
+        long at = BYTES;
+        for (int i = 0; i < SECTIONS; i++) {
+            offsets[i] = Le.align8(at);
+            at = offsets[i] + lengths[i];
+        }
+        return new Kv02Directory(fcExtent, terminalLength, ef.universe(), ef.lowWidth(), offsets, lengths);
+    }
+
+    @Override
+    public long bodyBytes() {
+        return offsets[SECTIONS - 1] + lengths[SECTIONS - 1];
+    }
+
+    @Override
+    public int bytes() {
+        return BYTES;
+    }
+
+    @Override
+    public int universeField() {
+        return 24;
+    }
+
+    @Override
+    public int lowWidthField() {
+        return 32;
+    }
+
+    @Override
+    public int terminalField() {
+        return 16;
+    }
+
+    public byte[] encode() {
+        byte[] d = new byte[BYTES];
+        Le.putU32(d, 0, MAGIC);
+        Le.putU16(d, 4, VERSION);
+        Le.putU16(d, 6, SECTIONS);
+        Le.putU64(d, 8, fcExtent);
+        Le.putU64(d, 16, terminalLength);
+        Le.putU64(d, 24, universe);
+        d[32] = (byte) lowWidth;
+        for (int i = 0; i < SECTIONS; i++) {
+            Le.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
+            Le.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
+        }
+        return d;
+    }
+
+    /**
+     * Reads the directory and checks its shape against the envelope (Everett's typed open):
+     * magic, version, section count, reserved bytes, canonical section placement, no trailing
+     * bytes, FC size against its extent, the Elias–Fano section sizes and the metadata rules.
+     * No payload byte is read.
+     */
+    static Kv02Directory parse(Corruption c, MemorySegment s, Envelope env) {
+        long body = Envelope.BYTES;
+        long bodyBytes = s.byteSize() - body;
+        int bitsPerUnit = env.unit().bitsPerUnit();
+        c.require(bodyBytes >= BYTES, s.byteSize(), "body shorter than the 128-byte KV02 directory");
+        c.require(env.extent() == bodyBytes * (8 / bitsPerUnit), 48, "envelope extent must be the body size in units");
+        int magic = (int) Le.u32(s, body);
+        c.require(magic != MAGIC_KV01, body, "KV01 (directory version 1) is not supported");
+        c.require(magic != Kv03Directory.MAGIC || env.unit() == dev.everett.api.Unit.BIT, body, "a KV03 directory in a byte-unit file (KV03 is bit-unit only)");
+        c.require(magic == MAGIC, body, "bad directory magic: expected \"KV02\"");
+        c.require(Le.u16(s, body + 4) == VERSION, body + 4, "KV02 directory version must be 2, found " + Le.u16(s, body + 4));
+        c.require(Le.u16(s, body + 6) == SECTIONS, body + 6, "KV02 section count must be 5, found " + Le.u16(s, body + 6));
+        long fcExtent = Le.u64(s, body + 8);
+        long terminal = Le.u64(s, body + 16);
+        long universe = Le.u64(s, body + 24);
+        int w = Le.u8(s, body + 32);
+        for (int i = 33; i < DESCRIPTORS; i++) {
+            c.require(Le.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+        }
+        Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
+        long[] offsets = sections.offsets();
+        long[] lengths = sections.lengths();
+        c.require(Long.compareUnsigned(fcExtent, Long.MAX_VALUE / 8) <= 0 && lengths[FC] == Le.ceilDiv(fcExtent * bitsPerUnit, 8), body + 8,
+                "FC section length " + lengths[FC] + " disagrees with the FC extent " + Long.toUnsignedString(fcExtent));
+        c.require(w <= 63, body + 32, "Elias–Fano low width must be ≤ 63, found " + w);
+        long count = env.recordCount();
+        long n = Le.ceilDiv(count, env.blockWidth()) + 1;
+        c.require(Long.compareUnsigned(n, 1L << 56) < 0, 56, "record count too large for the block directory");
+        c.require(lengths[LOW] == 8 * EliasFano.lowWords(n, w), body + DESCRIPTORS + 16 * LOW + 8, "Elias–Fano low section size disagrees with n and w");
+        c.require(Long.compareUnsigned(universe >>> w, Long.MAX_VALUE / 2) < 0 && lengths[HIGH] == 8 * EliasFano.highWords(universe, w, n),
+                body + DESCRIPTORS + 16 * HIGH + 8, "Elias–Fano high section size disagrees with U, n and w");
+        c.require(lengths[SAMPLES] == 16 * EliasFano.sampleCount(n), body + DESCRIPTORS + 16 * SAMPLES + 8, "Elias–Fano sample section size disagrees with n");
+        c.require(lengths[SPARSE] % 8 == 0, body + DESCRIPTORS + 16 * SPARSE + 8, "Elias–Fano sparse section is not whole words");
+        if (count == 0) {
+            c.require(fcExtent == 0 && terminal == 0, body + 8, "an empty file must have FC extent 0 and terminal length 0");
+        }
+        long v = env.hasCommonWidth() ? env.commonWidth() : 0;
+        if (env.hasPolicyWidth()) {
+            c.require(env.hasCommonWidth() && env.commonWidth() == env.policyWidth(), 40, "a fixed-width policy requires the common width to equal it");
+        }
+        c.require(v == 0 || Long.compareUnsigned(count, Long.divideUnsigned(fcExtent, v)) <= 0, body + 8, "record count × common width exceeds the FC extent");
+        c.require(universe == fcExtent - count * v, body + 24, "Elias–Fano universe must equal FC extent − count × common width");
+        c.require(Long.compareUnsigned(terminal, fcExtent) <= 0, body + 16, "terminal key length exceeds the FC extent");
+        return new Kv02Directory(fcExtent, terminal, universe, w, offsets, lengths);
+    }
+}

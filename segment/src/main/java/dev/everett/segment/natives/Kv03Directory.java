@@ -1,0 +1,187 @@
+package dev.everett.segment.natives;
+
+import dev.everett.segment.bits.EliasFano;
+import dev.everett.segment.fc.Coding;
+import dev.everett.segment.io.Corruption;
+import dev.everett.segment.io.Envelope;
+import dev.everett.segment.io.Le;
+import dev.everett.segment.io.Sections;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The 192-byte KV03 section directory at body offset 0 (native-format.md §6.1) and its eight
+ * sections: the record payload, the four Elias–Fano sections (as in KV02, over bit positions),
+ * the selector dictionary, its bit offsets, and the per-block seeds. Offsets are relative to the
+ * body (file offset 96).
+ *
+ * <p>Everett's string policy has one sort, whose code is the single bit {@code 0}; code
+ * {@code 1} is its undefined sort and never valid (D5). So a file with records has exactly the
+ * dictionary {@code 0} (one byte {@code 00}, one bit), offsets [0, 1] and no seed bits (one sort
+ * needs 0 bits per block); a file without records has an empty dictionary and offsets [0].
+ *
+ * @param fcExtent        payload extent in bits
+ * @param terminalLength  the last record's logical key length in bits (sort code included), 0 when empty
+ * @param universe        U, the last Elias–Fano residual
+ * @param dictionaryBits  dictionary length in bits
+ * @param seedBits        seed vector length in bits
+ * @param lowWidth        w
+ * @param offsets         section offsets, relative to the body
+ * @param lengths         section lengths in bytes
+ */
+public record Kv03Directory(long fcExtent, long terminalLength, long universe, long dictionaryBits, long seedBits, int lowWidth,
+                     long[] offsets, long[] lengths) implements NativeDirectory {
+
+    public static final int BYTES = 192;
+    static final int MAGIC = 0x33_30_56_4B; // "KV03" little-endian
+    static final int VERSION = 3;
+    static final int SECTIONS = 8;
+    static final int DICTIONARY = 5;
+    public static final int DICTIONARY_OFFSETS = 6;
+    static final int SEEDS = 7;
+    private static final int DESCRIPTORS = 64;
+
+    /** Lays out the sections after the directory, for a file with or without records. */
+    public static Kv03Directory layout(long extent, long terminalLength, EliasFano ef, boolean records) {
+        long[] lengths = {Le.ceilDiv(extent, 8), 8L * ef.low().length, 8L * ef.high().length, 8L * ef.samples().length,
+                8L * ef.sparse().length, records ? 1 : 0, records ? 16 : 8, 0};
+        long[] offsets = new long[SECTIONS];
+        long at = BYTES;
+        for (int i = 0; i < SECTIONS; i++) {
+            offsets[i] = Le.align8(at);
+            at = offsets[i] + lengths[i];
+        }
+        return new Kv03Directory(extent, terminalLength, ef.universe(), records ? 1 : 0, 0, ef.lowWidth(), offsets, lengths);
+    }
+
+    /** The dictionary section's bytes: the code {@code 0} padded to a byte, or nothing. */
+    byte[] dictionary() {
+        return new byte[(int) lengths[DICTIONARY]];
+    }
+
+    /** The dictionary offsets: [0, 1] with records, [0] without. */
+    public long[] dictionaryOffsets() {
+        return dictionaryBits == 0 ? new long[] {0} : new long[] {0, dictionaryBits};
+    }
+
+    @Override
+    public long bodyBytes() {
+        return offsets[SECTIONS - 1] + lengths[SECTIONS - 1];
+    }
+
+    @Override
+    public int bytes() {
+        return BYTES;
+    }
+
+    @Override
+    public int universeField() {
+        return 24;
+    }
+
+    @Override
+    public int lowWidthField() {
+        return 48;
+    }
+
+    @Override
+    public int terminalField() {
+        return 16;
+    }
+
+    public byte[] encode() {
+        byte[] d = new byte[BYTES];
+        Le.putU32(d, 0, MAGIC);
+        Le.putU16(d, 4, VERSION);
+        Le.putU16(d, 6, SECTIONS);
+        Le.putU64(d, 8, fcExtent);
+        Le.putU64(d, 16, terminalLength);
+        Le.putU64(d, 24, universe);
+        Le.putU64(d, 32, dictionaryBits);
+        Le.putU64(d, 40, seedBits);
+        d[48] = (byte) lowWidth;
+        for (int i = 0; i < SECTIONS; i++) {
+            Le.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
+            Le.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
+        }
+        return d;
+    }
+
+    /**
+     * Reads the directory and checks it against the envelope (Everett's typed open, plus the
+     * dictionary's few bytes, which decide whether the file belongs to this policy at all):
+     * magic, version, section count, reserved bytes, canonical section placement, no trailing
+     * bytes, payload size against its extent, the Elias–Fano shapes, the dictionary, its offsets
+     * and the seeds against their bit counts, and the metadata rules. No payload byte is read.
+     */
+    static Kv03Directory parse(Corruption c, MemorySegment s, Envelope env) {
+        long body = Envelope.BYTES;
+        long bodyBytes = s.byteSize() - body;
+        c.require(env.unit() == dev.everett.api.Unit.BIT, 16, "KV03 files are bit-unit only");
+        c.require(bodyBytes >= BYTES, s.byteSize(), "body shorter than the 192-byte KV03 directory");
+        c.require(env.extent() == bodyBytes * 8, 48, "envelope extent must be the body size in bits");
+        int magic = (int) Le.u32(s, body);
+        c.require(magic == MAGIC, body, "bad directory magic: expected \"KV03\"");
+        c.require(Le.u16(s, body + 4) == VERSION, body + 4, "KV03 directory version must be 3, found " + Le.u16(s, body + 4));
+        c.require(Le.u16(s, body + 6) == SECTIONS, body + 6, "KV03 section count must be 8, found " + Le.u16(s, body + 6));
+        long extent = Le.u64(s, body + 8);
+        long terminal = Le.u64(s, body + 16);
+        long universe = Le.u64(s, body + 24);
+        long dictBits = Le.u64(s, body + 32);
+        long seedBits = Le.u64(s, body + 40);
+        int w = Le.u8(s, body + 48);
+        for (int i = 49; i < DESCRIPTORS; i++) {
+            c.require(Le.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+        }
+        Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
+        long[] offsets = sections.offsets();
+        long[] lengths = sections.lengths();
+        c.require(Long.compareUnsigned(extent, Long.MAX_VALUE - 7) <= 0 && lengths[FC] == Le.ceilDiv(extent, 8), body + 8,
+                "payload section length " + lengths[FC] + " disagrees with the extent of " + Long.toUnsignedString(extent) + " bits");
+        c.require(w <= 63, body + 48, "Elias–Fano low width must be ≤ 63, found " + w);
+        long count = env.recordCount();
+        long blocks = Le.ceilDiv(count, env.blockWidth());
+        long n = blocks + 1;
+        c.require(Long.compareUnsigned(n, 1L << 56) < 0, 56, "record count too large for the block directory");
+        long desc = body + DESCRIPTORS;
+        c.require(lengths[LOW] == 8 * EliasFano.lowWords(n, w), desc + 16 * LOW + 8, "Elias–Fano low section size disagrees with n and w");
+        c.require(Long.compareUnsigned(universe >>> w, Long.MAX_VALUE / 2) < 0 && lengths[HIGH] == 8 * EliasFano.highWords(universe, w, n),
+                desc + 16 * HIGH + 8, "Elias–Fano high section size disagrees with U, n and w");
+        c.require(lengths[SAMPLES] == 16 * EliasFano.sampleCount(n), desc + 16 * SAMPLES + 8, "Elias–Fano sample section size disagrees with n");
+        c.require(lengths[SPARSE] % 8 == 0, desc + 16 * SPARSE + 8, "Elias–Fano sparse section is not whole words");
+        // The selector dictionary, its offsets and the seeds.
+        c.require(lengths[DICTIONARY_OFFSETS] % 8 == 0 && lengths[DICTIONARY_OFFSETS] >= 8, desc + 16 * DICTIONARY_OFFSETS + 8,
+                "dictionary offsets must be at least one whole word");
+        long sorts = lengths[DICTIONARY_OFFSETS] / 8 - 1;
+        c.require(Long.compareUnsigned(dictBits, Long.MAX_VALUE - 7) <= 0 && lengths[DICTIONARY] == Le.ceilDiv(dictBits, 8), body + 32,
+                "dictionary section length " + lengths[DICTIONARY] + " disagrees with its " + Long.toUnsignedString(dictBits) + " bits");
+        c.require((count > 0) == (sorts > 0), desc + 16 * DICTIONARY_OFFSETS + 8,
+                count > 0 ? "a file with records must list its sort codes" : "a file without records must have an empty dictionary");
+        c.require(sorts <= 1, desc + 16 * DICTIONARY_OFFSETS + 8, "the dictionary lists " + sorts + " sorts but the string policy has one");
+        long offsetsAt = body + offsets[DICTIONARY_OFFSETS];
+        c.require(Le.u64(s, offsetsAt) == 0, offsetsAt, "the first dictionary offset must be 0");
+        if (sorts == 1) {
+            c.require(Le.u64(s, offsetsAt + 8) == dictBits, offsetsAt + 8, "the last dictionary offset must be the dictionary's length");
+            c.require(dictBits == Coding.KV03_PATH_BITS, body + 32, "the string policy's sort code is 1 bit, the dictionary holds " + Long.toUnsignedString(dictBits));
+            int code = Le.u8(s, body + offsets[DICTIONARY]);
+            c.require((code & 0x80) == 0, body + offsets[DICTIONARY], "sort code 1 (the undefined sort) in the dictionary");
+            c.require(code == 0, body + offsets[DICTIONARY], "dictionary padding bits must be 0");
+        } else {
+            c.require(dictBits == 0, body + 32, "an empty dictionary has 0 bits");
+        }
+        int seedWidth = sorts < 2 ? 0 : 64 - Long.numberOfLeadingZeros(sorts - 1);
+        c.require(seedBits == blocks * seedWidth, body + 40, "seed vector of " + Long.toUnsignedString(seedBits) + " bits, expected " + blocks * seedWidth);
+        c.require(lengths[SEEDS] == Le.ceilDiv(seedBits, 8), desc + 16 * SEEDS + 8, "seed section length disagrees with its bit count");
+        // Metadata.
+        if (count == 0) {
+            c.require(extent == 0 && terminal == 0, body + 8, "an empty file must have extent 0 and terminal length 0");
+        }
+        long v = env.hasCommonWidth() ? env.commonWidth() : 0;
+        if (env.hasPolicyWidth()) {
+            c.require(env.hasCommonWidth() && env.commonWidth() == env.policyWidth(), 40, "a fixed-width policy requires the common width to equal it");
+        }
+        c.require(v == 0 || Long.compareUnsigned(count, Long.divideUnsigned(extent, v)) <= 0, body + 8, "record count × common width exceeds the extent");
+        c.require(universe == extent - count * v, body + 24, "Elias–Fano universe must equal extent − count × common width");
+        c.require(Long.compareUnsigned(terminal, extent) <= 0, body + 16, "terminal key length exceeds the extent");
+        return new Kv03Directory(extent, terminal, universe, dictBits, seedBits, w, offsets, lengths);
+    }
+}

@@ -1,0 +1,283 @@
+package dev.everett.segment.natives;
+
+import dev.everett.api.CorruptSegmentException;
+import dev.everett.api.OpenMode;
+import dev.everett.api.Policy;
+import dev.everett.api.PolicyMismatchException;
+import dev.everett.api.RecordLocation;
+import dev.everett.api.SegmentCursor;
+import dev.everett.api.SegmentFormat;
+import dev.everett.api.SegmentReader;
+import dev.everett.api.Unit;
+import dev.everett.api.ValueGrammar;
+import dev.everett.api.VerifyReport;
+import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.bits.EliasFano;
+import dev.everett.segment.bits.EliasFanoReader;
+import dev.everett.segment.fc.BitValue;
+import dev.everett.segment.fc.Coding;
+import dev.everett.segment.fc.FcStream;
+import dev.everett.segment.fc.Frame;
+import dev.everett.segment.fc.OptionalValue;
+import dev.everett.segment.fc.Scan;
+import dev.everett.segment.io.Corruption;
+import dev.everett.segment.io.Envelope;
+import dev.everett.segment.io.Le;
+import dev.everett.segment.io.MappedFile;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+
+/**
+ * A native segment (KV02 in byte or bit units, or KV03), memory-mapped through one shared
+ * {@link Arena} that {@link #close()} releases. After close every access throws
+ * {@link IllegalStateException} from the closed arena: the mapping cannot be touched once it is
+ * gone. The policy's format must match the file's directory magic.
+ */
+public final class Kv02Reader implements SegmentReader {
+    private final Path path;
+    private final Policy policy;
+    private final Arena arena;
+    private final MemorySegment file;
+    private final Envelope envelope;
+    private final Corruption corruption;
+    private volatile Typed typed;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
+     * Directory-dependent state, built by the typed check.
+     *
+     * @param fcStart file byte offset of the record stream's section
+     * @param fcEnd   file byte offset just past it
+     */
+    public record Typed(NativeDirectory directory, EliasFanoReader offsets, long fcStart, long fcEnd, FcStream stream) {
+    }
+
+    private Kv02Reader(Path path, Policy policy, Arena arena, MemorySegment file, Envelope envelope) {
+        this.path = path;
+        this.policy = policy;
+        this.arena = arena;
+        this.file = file;
+        this.envelope = envelope;
+        this.corruption = new Corruption(path);
+    }
+
+    public static Kv02Reader open(Path path, Policy policy, OpenMode mode) throws IOException {
+        Arena arena = Arena.ofShared();
+        try {
+            MemorySegment mapped = MappedFile.readOnly(path, arena);
+            Envelope env = Envelope.parse(path, mapped);
+            checkKind(path, env);
+            env.requirePolicy(path, policy);
+            checkFormat(path, mapped, env, policy);
+            Kv02Reader reader = new Kv02Reader(path, policy, arena, mapped, env);
+            if (mode == OpenMode.TYPED) {
+                reader.typed();
+            }
+            return reader;
+        } catch (RuntimeException | IOException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    private static void checkKind(Path path, Envelope env) {
+        Corruption c = new Corruption(path);
+        c.require(env.kind() == Envelope.Kind.NATIVE, 0, "an index object (EVRT.IX) is not a native segment");
+        String name = path.getFileName() == null ? "" : path.getFileName().toString();
+        c.require(!name.endsWith(".index"), 0, "native object stored under an .index name");
+    }
+
+    /**
+     * The directory magic names the file's format: a KV02 file under a KV03 policy, or the
+     * reverse, belongs elsewhere. Read at open in both modes, so that a format mismatch is
+     * reported as one before any query. Any other magic is left to the typed check.
+     */
+    private static void checkFormat(Path path, MemorySegment s, Envelope env, Policy policy) {
+        if (s.byteSize() < Envelope.BYTES + 4) {
+            return;
+        }
+        int magic = (int) Le.u32(s, Envelope.BYTES);
+        SegmentFormat found = magic == Kv02Directory.MAGIC ? SegmentFormat.KV02
+                : magic == Kv03Directory.MAGIC && env.unit() == Unit.BIT ? SegmentFormat.KV03 : null;
+        if (found != null && found != policy.format()) {
+            throw new PolicyMismatchException(path, "segment format", policy.format(), found);
+        }
+    }
+
+    /** Checks the directory on first need (always done at open in {@link OpenMode#TYPED}). */
+    public Typed typed() {
+        Typed t = typed;
+        if (t == null) {
+            synchronized (this) {
+                t = typed;
+                if (t == null) {
+                    NativeDirectory d = policy.format() == SegmentFormat.KV03
+                            ? Kv03Directory.parse(corruption, file, envelope)
+                            : Kv02Directory.parse(corruption, file, envelope);
+                    long body = Envelope.BYTES;
+                    long n = Le.ceilDiv(envelope.recordCount(), envelope.blockWidth()) + 1;
+                    EliasFanoReader ef = new EliasFanoReader(file, corruption, n, d.universe(), d.lowWidth(),
+                            body + d.offsets()[NativeDirectory.LOW], body + d.offsets()[NativeDirectory.HIGH],
+                            body + d.offsets()[NativeDirectory.SAMPLES], body + d.offsets()[NativeDirectory.SPARSE],
+                            d.lengths()[NativeDirectory.SPARSE]);
+                    long fcStart = body + d.offsets()[NativeDirectory.FC];
+                    Coding coding = Coding.natives(policy);
+                    long start = coding.bitUnit() ? 8 * fcStart : fcStart;
+                    FcStream stream = new FcStream(file, corruption, start, start + d.fcExtent(), ef, envelope.recordCount(),
+                            envelope.blockWidth(), envelope.commonWidthOrNone(), true, d.terminalLength(), body + d.terminalField(), coding);
+                    t = new Typed(d, ef, fcStart, fcStart + d.lengths()[NativeDirectory.FC], stream);
+                    typed = t;
+                }
+            }
+        }
+        return t;
+    }
+
+    public MemorySegment file() {
+        return file;
+    }
+
+    public Corruption corruption() {
+        return corruption;
+    }
+
+    Envelope envelope() {
+        return envelope;
+    }
+
+    public boolean optionalValues() {
+        return policy.grammar() == ValueGrammar.OPTIONAL;
+    }
+
+    /** True for bit-unit files (KV02 bit and KV03). */
+    public boolean bitUnit() {
+        return policy.unit() == Unit.BIT;
+    }
+
+    /** Bits of sort code in front of each logical key: 1 for KV03, else 0. */
+    public int pathBits() {
+        return Coding.natives(policy).pathBits();
+    }
+
+    /** A value decoder for this bit-unit file's grammar and format. */
+    public BitValue bitValue() {
+        return new BitValue(BitValue.codec(policy));
+    }
+
+    @Override
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public Policy policy() {
+        return policy;
+    }
+
+    @Override
+    public long recordCount() {
+        return envelope.recordCount();
+    }
+
+    @Override
+    public long commonValueWidth() {
+        return envelope.commonWidthOrNone();
+    }
+
+    @Override
+    public long fileBytes() {
+        return file.byteSize();
+    }
+
+    @Override
+    public SegmentCursor cursor() {
+        return bitUnit() ? new BitCursor(this, typed()) : new Kv02Cursor(this, typed());
+    }
+
+    @Override
+    public RecordLocation recordAt(long ordinal) {
+        long count = envelope.recordCount();
+        if (ordinal < 0 || ordinal >= count) {
+            throw new IndexOutOfBoundsException("record " + ordinal + " of " + count);
+        }
+        FcStream.Window w = new FcStream.Window();
+        typed().stream().open(w, ordinal);
+        w.read();
+        Frame f = w.frame;
+        if (bitUnit()) {
+            return bitRecordAt(ordinal, f);
+        }
+        boolean tombstone = false;
+        long valueAt = f.valueAt;
+        long valueLength = f.valueLength;
+        if (optionalValues()) {
+            tombstone = OptionalValue.isTombstone(file, corruption, valueAt, valueLength);
+            valueAt++;
+            valueLength = tombstone ? 0 : valueLength - 1;
+        }
+        return new RecordLocation(ordinal, f.keyLength(), f.retained, file.asSlice(f.suffixAt, f.suffixLength),
+                tombstone, file.asSlice(valueAt, valueLength));
+    }
+
+    /**
+     * A bit-unit record in host terms: the key's length in bytes, the retained prefix in bits of
+     * the key (without a KV03 sort code), the suffix bits copied out, and the decoded value.
+     */
+    private RecordLocation bitRecordAt(long ordinal, Frame f) {
+        int path = pathBits();
+        long keyBits = f.keyLength() - path;
+        byte[] suffix = new byte[Math.toIntExact(Le.ceilDiv(f.suffixLength, 8))];
+        BitStrings.copy(file, f.suffixAt, suffix, 0, f.suffixLength);
+        BitValue v = bitValue();
+        v.decode(file, corruption, f.valueAt, f.valueLength);
+        return new RecordLocation(ordinal, keyBits >>> 3, f.retained - path, MemorySegment.ofArray(suffix),
+                v.tombstone, v.copyOrView(file));
+    }
+
+    @Override
+    public VerifyReport verify() {
+        Typed t = typed();
+        NativeDirectory d = t.directory();
+        Scan.bodyCrc(file, envelope, corruption);
+        Scan.zeroGaps(file, corruption, d.bytes(), d.offsets(), d.lengths());
+        long body = Envelope.BYTES;
+        Scan.RecordCheck values;
+        if (bitUnit()) {
+            Scan.zeroBitPadding(file, corruption, body + d.offsets()[NativeDirectory.FC], d.fcExtent(), "record stream");
+            BitValue v = bitValue();
+            values = f -> v.decode(file, corruption, f.valueAt, f.valueLength);
+        } else {
+            values = optionalValues() ? f -> OptionalValue.isTombstone(file, corruption, f.valueAt, f.valueLength) : null;
+        }
+        long[] nonCanonical = new long[1];
+        EliasFano canonical = Scan.walk(t.stream(), nonCanonical, values);
+        long[] at = new long[4];
+        long[] lengths = new long[4];
+        for (int i = 0; i < 4; i++) {
+            at[i] = body + d.offsets()[NativeDirectory.LOW + i];
+            lengths[i] = d.lengths()[NativeDirectory.LOW + i];
+        }
+        Scan.sameEliasFano(file, corruption, canonical, d.universe(), body + d.universeField(), d.lowWidth(), body + d.lowWidthField(), at, lengths);
+        long count = envelope.recordCount();
+        return new VerifyReport(count, Le.ceilDiv(count, envelope.blockWidth()), nonCanonical[0] < 0, nonCanonical[0]);
+    }
+
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            arena.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Kv02Reader[" + path + ", " + recordCount() + " records]";
+    }
+
+    /** For tests: a corruption error attributed to this file. */
+    CorruptSegmentException corrupt(long offset, String rule) {
+        return corruption.at(offset, rule);
+    }
+}

@@ -1,0 +1,139 @@
+package dev.everett.segment.bits;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import dev.everett.api.CorruptSegmentException;
+import dev.everett.segment.io.Corruption;
+import dev.everett.segment.io.FileOutput;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The bit-unit integer codes of native-format.md §4.1, written and read back. */
+class BitCodesTest {
+    @TempDir
+    Path dir;
+
+    interface Writes {
+        void to(BitOutput out) throws IOException;
+    }
+
+    /** The bits a writer produces, as a string of 0s and 1s (without the final padding). */
+    private String bits(Writes w) throws IOException {
+        Path f = dir.resolve("bits-" + System.nanoTime());
+        long n;
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            FileOutput fo = new FileOutput(ch, 0);
+            BitOutput out = new BitOutput(fo);
+            w.to(out);
+            n = out.bitPosition();
+            out.padToByte();
+            fo.flush();
+        }
+        byte[] b = Files.readAllBytes(f);
+        StringBuilder sb = new StringBuilder();
+        for (long i = 0; i < n; i++) {
+            sb.append((b[(int) (i >>> 3)] >>> (7 - (i & 7))) & 1);
+        }
+        return sb.toString();
+    }
+
+    private BitInput input(Writes w, Arena arena) throws IOException {
+        Path f = dir.resolve("in-" + System.nanoTime());
+        long n;
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            FileOutput fo = new FileOutput(ch, 0);
+            BitOutput out = new BitOutput(fo);
+            w.to(out);
+            n = out.bitPosition();
+            out.padToByte();
+            fo.flush();
+        }
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            MemorySegment s = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
+            return new BitInput(s, new Corruption(f), 0, n);
+        }
+    }
+
+    @Test
+    void expGolombOrderZeroMatchesTheNotes() throws IOException {
+        assertEquals("1", bits(o -> o.writeEg0(0)));
+        assertEquals("010", bits(o -> o.writeEg0(1)));
+        assertEquals("011", bits(o -> o.writeEg0(2)));
+        assertEquals("00100", bits(o -> o.writeEg0(3)));
+        assertEquals("0001000", bits(o -> o.writeEg0(7)));
+        assertEquals("0".repeat(64) + "1" + "0".repeat(64), bits(o -> o.writeEg0(-1L)));
+    }
+
+    @Test
+    void golombUsesTruncatedBinaryRemainders() throws IOException {
+        // M = 3: b = 2, cutoff 1: r = 0 → "0", r = 1 → "10", r = 2 → "11".
+        assertEquals("10", bits(o -> o.writeGolomb(0, 3)));
+        assertEquals("110", bits(o -> o.writeGolomb(1, 3)));
+        assertEquals("111", bits(o -> o.writeGolomb(2, 3)));
+        assertEquals("010", bits(o -> o.writeGolomb(3, 3)));
+        // M = 1 is unary; M = 4 is Rice with 2 remainder bits.
+        assertEquals("0001", bits(o -> o.writeGolomb(3, 1)));
+        assertEquals("0111", bits(o -> o.writeGolomb(7, 4)));
+        // EG order 2: EG0(v >> 2) then 2 low bits.
+        assertEquals("01011", bits(o -> o.writeExpGolomb(7, 2)));
+    }
+
+    @Test
+    void everyCodeRoundTrips() throws IOException {
+        long seed = Long.getLong("everett.seed", new Random().nextLong());
+        Random rnd = new Random(seed);
+        long[] values = new long[2000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = switch (i % 4) {
+                case 0 -> rnd.nextInt(16);
+                case 1 -> rnd.nextInt(1 << 20);
+                case 2 -> rnd.nextLong() >>> rnd.nextInt(64);
+                default -> -1L - rnd.nextInt(3);
+            };
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            BitInput in = input(o -> {
+                for (int i = 0; i < values.length; i++) {
+                    o.writeEg0(values[i]);
+                    o.writeExpGolomb(values[i] >>> 8, i % 9);
+                    o.writeGolomb(values[i] & 0xFFFF, 1 + i % 37);
+                    o.writeBits(values[i], i % 65);
+                }
+            }, arena);
+            for (int i = 0; i < values.length; i++) {
+                assertEquals(values[i], in.readEg0("eg0"), "seed " + seed + " eg0 #" + i);
+                assertEquals(values[i] >>> 8, in.readExpGolomb(i % 9, "egk"), "seed " + seed);
+                assertEquals(values[i] & 0xFFFF, in.readGolomb(1 + i % 37, "golomb"), "seed " + seed);
+                int n = i % 65;
+                long expect = n == 64 ? values[i] : n == 0 ? 0 : values[i] & ((1L << n) - 1);
+                assertEquals(expect, in.readBits(n, "bits"), "seed " + seed);
+            }
+            assertEquals(0, in.remaining());
+        }
+    }
+
+    @Test
+    void malformedCodesAreCorrupt() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            BitInput tooManyZeros = input(o -> o.writeZeros(70), arena);
+            assertThrows(CorruptSegmentException.class, () -> tooManyZeros.readEg0("count"));
+            BitInput overflow = input(o -> {
+                o.writeZeros(64);
+                o.writeBits(1, 1);
+                o.writeBits(1, 64);
+            }, arena);
+            assertThrows(CorruptSegmentException.class, () -> overflow.readEg0("count"));
+            BitInput truncated = input(o -> o.writeBits(0b001, 3), arena);
+            assertThrows(CorruptSegmentException.class, () -> truncated.readEg0("count"));
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package dev.everett.segment.index;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.everett.segment.io.Envelope;
+import dev.everett.segment.io.Le;
+import dev.everett.segment.natives.CorruptionTest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The seed corpus of {@link IndexFuzzTest}: every golden index file as it is ({@code valid-*}),
+ * and targeted damage to a few of them ({@code mut-*}): each directory field, the identities,
+ * section descriptors, the envelope's policy and size fields, and bytes of every kind of
+ * section (borrowed keys, Elias–Fano words, rank classes and checkpoints, false-borrow bits,
+ * cut-LCP words). Every seed is one selector byte (the target's position in
+ * {@link IndexFuzzTest#TARGETS}) followed by the file, with both checksums recomputed.
+ *
+ * <p>The files are committed under
+ * {@code src/test/resources/dev/everett/segment/index/IndexFuzzTestInputs/crcRepaired/}; crash inputs
+ * found by fuzzing sit beside them as {@code crash-*} and are never touched here. Regenerate
+ * (after the golden chains change) with
+ * <pre>
+ * ./.ci/with-jdk25 ./mvnw -o -pl segment -am test -Dtest=IndexFuzzCorpusTest \
+ *     -Dsurefire.failIfNoSpecifiedTests=false -Deverett.fuzz.writeCorpus=true
+ * </pre>
+ * Generation is deterministic; {@link #committedCorpusIsUpToDate} checks that in every build.
+ */
+class IndexFuzzCorpusTest {
+    static final String RESOURCE_DIR = "src/test/resources/dev/everett/segment/index/IndexFuzzTestInputs/crcRepaired";
+
+    /** The golden index files that get targeted damage besides their valid seed. */
+    private static final List<String> MUTATED = List.of(
+            "worked-example-T.index", "worked-example-H.index", "routing-R1.index", "empty-R1.index",
+            "main-secondary-A.index", "k7-partial-A.index");
+
+    @Test
+    @EnabledIfSystemProperty(named = "everett.fuzz.writeCorpus", matches = "true")
+    void writeCorpus() throws IOException {
+        Path dir = Path.of(System.getProperty("basedir", ".")).resolve(RESOURCE_DIR);
+        Files.createDirectories(dir);
+        try (Stream<Path> old = Files.list(dir)) {
+            for (Path f : old.toList()) {
+                String name = f.getFileName().toString();
+                if (name.startsWith("valid-") || name.startsWith("mut-")) {
+                    Files.delete(f);
+                }
+            }
+        }
+        Map<String, byte[]> corpus = corpus();
+        for (Map.Entry<String, byte[]> e : corpus.entrySet()) {
+            Files.write(dir.resolve(e.getKey()), e.getValue());
+        }
+        System.out.println("wrote " + corpus.size() + " seeds to " + dir);
+    }
+
+    /** The committed generated seeds are exactly what the generator makes from today's golden chains. */
+    @Test
+    void committedCorpusIsUpToDate() throws IOException {
+        Path dir = Path.of(System.getProperty("basedir", ".")).resolve(RESOURCE_DIR);
+        Map<String, byte[]> corpus = corpus();
+        List<String> committed;
+        try (Stream<Path> files = Files.list(dir)) {
+            committed = files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.startsWith("valid-") || n.startsWith("mut-")).sorted().toList();
+        }
+        assertEquals(corpus.keySet().stream().sorted().toList(), committed, "generated seed names (regenerate: see IndexFuzzCorpusTest)");
+        for (Map.Entry<String, byte[]> e : corpus.entrySet()) {
+            assertArrayEquals(e.getValue(), Files.readAllBytes(dir.resolve(e.getKey())),
+                    e.getKey() + " differs from the generator (regenerate: see IndexFuzzCorpusTest)");
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+
+    /** File name → seed bytes (selector byte, then the index file with fresh checksums). */
+    static Map<String, byte[]> corpus() throws IOException {
+        Map<String, IndexFuzzTest.Target> targets = IndexFuzzTest.targets();
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        for (int i = 0; i < IndexFuzzTest.TARGETS.size(); i++) {
+            String name = IndexFuzzTest.TARGETS.get(i);
+            out.put("valid-" + stem(name), seed(i, targets.get(name).original()));
+        }
+        for (String name : MUTATED) {
+            int selector = IndexFuzzTest.TARGETS.indexOf(name);
+            IndexFuzzTest.Target t = targets.get(name);
+            IndexDirectory d;
+            try (IndexReader r = IndexReader.open(GoldenIndexFiles.dir().resolve(name), t.chain().policy())) {
+                d = r.directory();
+            }
+            for (Map.Entry<String, byte[]> m : mutants(t.original(), d).entrySet()) {
+                out.put("mut-" + stem(name) + "-" + m.getKey(), seed(selector, m.getValue()));
+            }
+        }
+        return out;
+    }
+
+    private static String stem(String file) {
+        return file.substring(0, file.length() - ".index".length());
+    }
+
+    private static byte[] seed(int selector, byte[] file) {
+        byte[] b = new byte[file.length + 1];
+        b[0] = (byte) selector;
+        System.arraycopy(file, 0, b, 1, file.length);
+        return b;
+    }
+
+    private static final int BODY = Envelope.BYTES;
+
+    /** Targeted damage to one index file, each with both checksums recomputed. */
+    static Map<String, byte[]> mutants(byte[] original, IndexDirectory d) {
+        Map<String, byte[]> out = new LinkedHashMap<>();
+        // Directory fields.
+        String[] u64 = {"v", "count0", "count1", "extent0", "extent1", "terminal0", "terminal1", "universe0", "universe1"};
+        for (int i = 0; i < u64.length; i++) {
+            int at = BODY + 8 + 8 * i;
+            add(out, original, "dir-" + u64[i] + "-plus1", b -> Le.putU64(b, at, CorruptionTest.u64(b, at) + 1));
+            add(out, original, "dir-" + u64[i] + "-minus1", b -> Le.putU64(b, at, CorruptionTest.u64(b, at) - 1));
+        }
+        for (int r = 0; r < 2; r++) {
+            int low = BODY + 80 + r;
+            int flag = BODY + 82 + r;
+            add(out, original, "dir-low" + r + "-plus1", b -> b[low]++);
+            add(out, original, "dir-flag" + r + "-toggle", b -> b[flag] ^= 1);
+        }
+        add(out, original, "dir-reserved84", b -> b[BODY + 84] = 1);
+        add(out, original, "dir-reserved159", b -> b[BODY + 159] = 1);
+        // Identities: another object of the chain, itself (a cycle), zero, one that does not exist.
+        add(out, original, "id-native-from-main", b -> System.arraycopy(original, BODY + 104, b, BODY + 88, 16));
+        add(out, original, "id-main-native-from-own", b -> System.arraycopy(original, BODY + 88, b, BODY + 104, 16));
+        add(out, original, "id-main-index-zero", b -> Arrays.fill(b, BODY + 120, BODY + 136, (byte) 0));
+        add(out, original, "id-main-index-missing", b -> b[BODY + 135] ^= 0x40);
+        add(out, original, "id-secondary-from-own", b -> System.arraycopy(original, BODY + 88, b, BODY + 136, 16));
+        add(out, original, "id-secondary-from-main", b -> System.arraycopy(original, BODY + 104, b, BODY + 136, 16));
+        // Section descriptors.
+        for (int s : new int[] {0, 2, 5, 10, 14, 17}) {
+            int at = BODY + 160 + 16 * s;
+            add(out, original, "desc" + s + "-offset-plus8", b -> Le.putU64(b, at, CorruptionTest.u64(b, at) + 8));
+            add(out, original, "desc" + s + "-length-plus1", b -> Le.putU64(b, at + 8, CorruptionTest.u64(b, at + 8) + 1));
+        }
+        // Envelope: policy fields (a valid header naming another policy), record count, sizes.
+        add(out, original, "env-w-plus1", b -> b[20]++);
+        add(out, original, "env-k-15", b -> Le.putU64(b, 24, CorruptionTest.u64(b, 24) == 15 ? 7 : 15));
+        add(out, original, "env-flags-no-common-width", b -> b[12] &= ~2);
+        add(out, original, "env-count-plus1", b -> Le.putU64(b, 56, CorruptionTest.u64(b, 56) + 1));
+        out.put("env-grown-8-zero-bytes", grown(original, 8));
+        out.put("truncated-8", CorruptionTest.withCrcs(Arrays.copyOf(original, original.length - 8)));
+        // Section bytes, where the section is not empty.
+        long[] off = d.offsets();
+        long[] len = d.lengths();
+        String[] names = {"fc0", "low0", "high0", "samples0", "sparse0", "fc1", "low1", "high1", "samples1", "sparse1",
+                "classes0", "checkpoints0", "classes1", "checkpoints1", "flags0", "flags1", "cuts0", "cuts1"};
+        for (int s = 0; s < IndexDirectory.SECTIONS; s++) {
+            if (len[s] == 0) {
+                continue;
+            }
+            int first = (int) (BODY + off[s]);
+            int last = (int) (BODY + off[s] + len[s] - 1);
+            add(out, original, names[s] + "-first-xor1", b -> b[first] ^= 1);
+            add(out, original, names[s] + "-last-xor80", b -> b[last] ^= (byte) 0x80);
+            if (len[s] >= 8 && s >= IndexDirectory.CLASSES) {
+                add(out, original, names[s] + "-word-max", b -> Le.putU64(b, first, -1L));
+            }
+        }
+        // A gap byte between two sections, where there is one.
+        for (int s = 1; s < IndexDirectory.SECTIONS; s++) {
+            long end = off[s - 1] + len[s - 1];
+            if (end < off[s]) {
+                int gap = (int) (BODY + end);
+                add(out, original, "gap-before-" + names[s], b -> b[gap] = 1);
+                break;
+            }
+        }
+        return out;
+    }
+
+    private static void add(Map<String, byte[]> out, byte[] original, String name, Consumer<byte[]> change) {
+        byte[] b = original.clone();
+        change.accept(b);
+        if (!Arrays.equals(b, original)) {
+            out.put(name, CorruptionTest.withCrcs(b));
+        }
+    }
+
+    /** Eight more body bytes with the envelope's extent and total size made to agree. */
+    private static byte[] grown(byte[] original, int extra) {
+        byte[] b = Arrays.copyOf(original, original.length + extra);
+        Le.putU64(b, 48, CorruptionTest.u64(b, 48) + extra);
+        Le.putU64(b, 80, CorruptionTest.u64(b, 80) + extra);
+        return CorruptionTest.withCrcs(b);
+    }
+}

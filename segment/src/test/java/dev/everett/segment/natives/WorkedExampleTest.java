@@ -1,0 +1,91 @@
+package dev.everett.segment.natives;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.everett.api.Policy;
+import dev.everett.segment.io.Le;
+import dev.everett.segment.testing.Rec;
+import dev.everett.segment.testing.SegmentFixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The worked example of the format notes (native-format.md §7.1), byte for byte. */
+public class WorkedExampleTest {
+    public static final List<Rec> RECORDS = List.of(
+            Rec.of("apple", "red"), Rec.of("apricot", null), Rec.of("banana", ""), Rec.of("band", "x"));
+
+    static final String FILE = """
+            45 56 52 54 2e 4b 56 00 01 00 60 00 00 00 00 00
+            00 01 00 00 0f 00 00 00 0f 00 00 00 00 00 00 00
+            00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+            c8 00 00 00 00 00 00 00 04 00 00 00 00 00 00 00
+            5c c2 e0 5c 30 d1 1b 4b 60 00 00 00 00 00 00 00
+            28 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+            4b 56 30 32 02 00 05 00 25 00 00 00 00 00 00 00
+            04 00 00 00 00 00 00 00 25 00 00 00 00 00 00 00
+            04 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+            80 00 00 00 00 00 00 00 25 00 00 00 00 00 00 00
+            a8 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
+            b0 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
+            b8 00 00 00 00 00 00 00 10 00 00 00 00 00 00 00
+            c8 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+            00 05 04 61 70 70 6c 65 01 72 65 64 03 05 01 72
+            69 63 6f 74 00 07 06 01 62 61 6e 61 6e 61 01 03
+            01 02 64 01 78 00 00 00 50 00 00 00 00 00 00 00
+            09 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+            ff ff ff ff ff ff ff ff
+            """;
+
+    static byte[] hex(String text) {
+        return HexFormat.of().parseHex(text.replaceAll("\\s+", ""));
+    }
+
+    @Test
+    void defaultBytePolicyMatchesTheWorkedExample(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("example.kv");
+        SegmentFixtures.write(file, Policy.defaultBytes(), RECORDS);
+        assertEquals(HexFormat.of().formatHex(hex(FILE)), HexFormat.of().formatHex(Files.readAllBytes(file)));
+        try (Kv02Reader r = SegmentFixtures.open(file, Policy.defaultBytes())) {
+            assertEquals(RECORDS, SegmentFixtures.walk(r));
+            var report = r.verify();
+            assertEquals(4, report.records());
+            assertEquals(true, report.canonical());
+        }
+    }
+
+    @Test
+    void blockWidthTwoMovesTheSecondBlockStartAndItsDirectory(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("w2.kv");
+        Policy w2 = Policy.defaultBytes().withBlockWidth(2);
+        SegmentFixtures.write(file, w2, RECORDS);
+        byte[] b = Files.readAllBytes(file);
+        int fc = 96 + 128;
+        // Record 2 starts block 1 at FC offset 21 and is literal: ABS 0 instead of BACK 7.
+        assertEquals(0, b[fc + 21]);
+        try (Kv02Reader r = SegmentFixtures.open(file, w2)) {
+            Kv02Reader.Typed t = r.typed();
+            assertEquals(37, t.directory().universe());
+            assertEquals(3, t.directory().lowWidth());
+            assertEquals(0, t.offsets().select(0));
+            assertEquals(21, t.offsets().select(1));
+            assertEquals(37, t.offsets().select(2));
+            long low = Le.u64(r.file(), 96 + t.directory().offsets()[Kv02Directory.LOW]);
+            long high = Le.u64(r.file(), 96 + t.directory().offsets()[Kv02Directory.HIGH]);
+            assertEquals(0x168, low);
+            assertEquals(0x49, high);
+            assertEquals(RECORDS, SegmentFixtures.walk(r));
+            r.verify();
+            var loc = r.recordAt(3);
+            assertEquals(4, loc.keyLength());
+            assertEquals(3, loc.retained());
+            assertArrayEquals(Rec.bytes("d"), loc.suffix().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
+        }
+        // Same sizes as W = 15: only that one byte changes in the FC stream.
+        assertEquals(hex(FILE).length, b.length);
+    }
+}

@@ -1,0 +1,339 @@
+package dev.everett.segment.natives;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.everett.api.BackspaceCode;
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.KeyOrderException;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentFormat;
+import dev.everett.api.ValueGrammar;
+import dev.everett.api.ValueWidth;
+import dev.everett.segment.testing.Rec;
+import dev.everett.segment.testing.SegmentFixtures;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A writer refuses what would make a bad file, then stays poisoned: it accepts nothing more,
+ * cannot finish, and publishes nothing (no target, no temporary file left behind). Finishing
+ * publishes exactly the target.
+ */
+class WriterMisuseTest {
+    private static final Policy OPTIONAL = Policy.defaultBytes();
+    private static final Policy RAW = Policy.defaultBytes().withGrammar(ValueGrammar.RAW);
+
+    @Test
+    void unsortedKeyNamesBothKeysAndPoisons(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        w.put(bytes("apple"), bytes("1"));
+        w.put(bytes("banana"), bytes("2"));
+        KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.put(bytes("apricot"), bytes("3")));
+        assertMentionsHex(e, "banana", "apricot");
+        assertPoisoned(w, dir, target);
+    }
+
+    @Test
+    void duplicateKeyNamesTheKeyAndPoisons(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        w.put(bytes("apple"), bytes("1"));
+        KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.delete(bytes("apple")));
+        // Both keys are the same bytes, so one hex spelling names both.
+        assertMentionsHex(e, "apple", "apple");
+        assertTrue(e.getMessage().contains("duplicate"), e.getMessage());
+        assertPoisoned(w, dir, target);
+    }
+
+    @Test
+    void aProperPrefixAfterItsExtensionIsOutOfOrder(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        w.put(bytes("ab"), bytes("1"));
+        KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.put(bytes("a"), bytes("2")));
+        assertMentionsHex(e, "ab", "a");
+        assertPoisoned(w, dir, target);
+    }
+
+    /** 0x80 sorts after 0x7f unsigned; a signed comparison would get both of these wrong. */
+    @Test
+    void keysCompareUnsigned(@TempDir Path dir) throws IOException {
+        Path ok = dir.resolve("ok.kv");
+        try (Kv02Writer w = new Kv02Writer(ok, RAW, CommonWidthRule.policy())) {
+            w.put(new byte[] {0x7f}, new byte[0]);
+            w.put(new byte[] {(byte) 0x80}, new byte[0]);
+            w.finish();
+        }
+        Path bad = dir.resolve("bad.kv");
+        Kv02Writer w = new Kv02Writer(bad, RAW, CommonWidthRule.policy());
+        w.put(new byte[] {(byte) 0x80}, new byte[0]);
+        KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.put(new byte[] {0x7f}, new byte[0]));
+        assertTrue(e.getMessage().contains("80") && e.getMessage().contains("7f"), e.getMessage());
+        w.close();
+        assertEquals(List.of(ok.getFileName().toString()), names(dir));
+    }
+
+    /**
+     * The writer keeps the previous key in a buffer that grows with the keys; the bytes it already
+     * holds (the shared prefix) must survive the growth, or the next comparison runs against zeros.
+     */
+    @Test
+    void orderIsStillCheckedAfterTheKeyBufferGrows(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        byte[] longKey = bytes("b" + "x".repeat(100)); // longer than the initial 64-byte buffer
+        w.put(bytes("b"), bytes("1"));
+        w.put(longKey, bytes("2"));
+        KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.put(bytes("a"), bytes("3")));
+        assertMentionsHex(e, "b" + "x".repeat(31), "a"); // the message shows the first 64 bytes
+        assertPoisoned(w, dir, target);
+    }
+
+    @Test
+    void orderIsCheckedThroughTheSegmentApiToo(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        w.put(MemorySegment.ofArray(bytes("b")), MemorySegment.ofArray(bytes("1")));
+        KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.delete(MemorySegment.ofArray(bytes("a"))));
+        assertMentionsHex(e, "b", "a");
+        assertPoisoned(w, dir, target);
+    }
+
+    @Test
+    void wrongWidthUnderAFixedPolicyPoisons(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        Kv02Writer w = new Kv02Writer(target, RAW.withValueWidth(ValueWidth.fixed(4)), CommonWidthRule.policy());
+        w.put(bytes("a"), bytes("abcd"));
+        assertThrows(IllegalArgumentException.class, () -> w.put(bytes("b"), bytes("abc")));
+        assertPoisoned(w, dir, target);
+    }
+
+    /** OPTIONAL fixed(1): the slot holds the tag alone, so only tombstones and empty values fit. */
+    @Test
+    void optionalFixedOneTakesOnlyTombstonesAndEmptyValues(@TempDir Path dir) throws IOException {
+        Policy policy = OPTIONAL.withValueWidth(ValueWidth.fixed(1));
+        Path ok = dir.resolve("ok.kv");
+        try (Kv02Writer w = new Kv02Writer(ok, policy, CommonWidthRule.policy())) {
+            w.delete(bytes("a"));
+            w.put(bytes("b"), new byte[0]);
+            assertEquals(1, w.finish().commonWidth());
+        }
+        Path target = dir.resolve("s.kv");
+        Kv02Writer w = new Kv02Writer(target, policy, CommonWidthRule.policy());
+        w.delete(bytes("a"));
+        assertThrows(IllegalArgumentException.class, () -> w.put(bytes("b"), bytes("x")));
+        w.close();
+        assertEquals(List.of("ok.kv"), names(dir));
+    }
+
+    @Test
+    void wrongWidthUnderAPromisedWidthPoisons(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        // Promised 3 under OPTIONAL: a present value of 2 bytes fits, a tombstone (1 byte) does not.
+        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.promised(3));
+        w.put(bytes("a"), bytes("xy"));
+        assertThrows(IllegalArgumentException.class, () -> w.delete(bytes("b")));
+        assertPoisoned(w, dir, target);
+
+        Kv02Writer raw = new Kv02Writer(target, RAW, CommonWidthRule.promised(3));
+        assertThrows(IllegalArgumentException.class, () -> raw.put(MemorySegment.ofArray(bytes("a")), MemorySegment.ofArray(bytes("wxyz"))));
+        assertPoisoned(raw, dir, target);
+    }
+
+    @Test
+    void aPromiseContradictingTheFixedPolicyIsRefusedUpFront(@TempDir Path dir) {
+        assertThrows(IllegalArgumentException.class,
+                () -> new Kv02Writer(dir.resolve("s.kv"), RAW.withValueWidth(ValueWidth.fixed(4)), CommonWidthRule.promised(3)));
+        assertEquals(List.of(), names(dir));
+    }
+
+    /** Bit-unit writers (KV02 bit and KV03) refuse and poison exactly as the byte writer does. */
+    @Test
+    void bitUnitWritersRefuseAndPoisonAlike(@TempDir Path dir) throws IOException {
+        Policy kv03 = Policy.stringPolicy();
+        Policy kv02 = kv03.withFormat(SegmentFormat.KV02).withBackspace(BackspaceCode.golomb(3));
+        for (Policy p : List.of(kv03, kv02)) {
+            Path target = dir.resolve("s.kv");
+            Kv02Writer unsorted = new Kv02Writer(target, p, CommonWidthRule.policy());
+            unsorted.put(bytes("apple"), bytes("1"));
+            unsorted.put(bytes("banana"), bytes("2"));
+            assertMentionsHex(assertThrows(KeyOrderException.class, () -> unsorted.put(bytes("apricot"), bytes("3"))), "banana", "apricot");
+            assertPoisoned(unsorted, dir, target);
+
+            Kv02Writer duplicate = new Kv02Writer(target, p, CommonWidthRule.policy());
+            duplicate.delete(bytes("a"));
+            assertThrows(KeyOrderException.class, () -> duplicate.put(MemorySegment.ofArray(bytes("a")), MemorySegment.ofArray(bytes("x"))));
+            assertPoisoned(duplicate, dir, target);
+
+            Kv02Writer raw = new Kv02Writer(target, p.withGrammar(ValueGrammar.RAW), CommonWidthRule.policy());
+            raw.put(bytes("a"), bytes("1"));
+            assertThrows(IllegalArgumentException.class, () -> raw.delete(bytes("b")));
+            assertPoisoned(raw, dir, target);
+
+            // RAW, fixed 32 bits: KV02 bit stores 4-byte values bare, KV03 behind EG0(4) = 00101 (37 bits).
+            long width = p.format() == SegmentFormat.KV03 ? 37 : 32;
+            Kv02Writer fixed = new Kv02Writer(target, p.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(width)), CommonWidthRule.policy());
+            fixed.put(bytes("a"), bytes("abcd"));
+            assertThrows(IllegalArgumentException.class, () -> fixed.put(bytes("b"), bytes("abc")));
+            assertPoisoned(fixed, dir, target);
+
+            // Promised 12 bits: "1", EG0(1) = 010 and one byte fit; a tombstone (1 bit) does not.
+            Kv02Writer promised = new Kv02Writer(target, p, CommonWidthRule.promised(12));
+            promised.put(bytes("a"), bytes("x"));
+            assertThrows(IllegalArgumentException.class, () -> promised.delete(bytes("b")));
+            assertPoisoned(promised, dir, target);
+
+            // The merger's encoded path counts bits: a 1-bit key is not whole bytes, and a record
+            // that keeps more than the previous key (8 bits) cannot follow; both poison.
+            Kv02Writer partial = new Kv02Writer(target, p, CommonWidthRule.policy());
+            assertThrows(IllegalArgumentException.class, () -> partial.appendEncoded(0, MemorySegment.ofArray(bytes("a")), 0, 1,
+                    MemorySegment.ofArray(new byte[] {(byte) 0xC0}), 0, 2));
+            assertPoisoned(partial, dir, target);
+
+            Kv02Writer encoded = new Kv02Writer(target, p, CommonWidthRule.policy());
+            encoded.appendEncoded(0, MemorySegment.ofArray(bytes("a")), 0, 8, MemorySegment.ofArray(new byte[] {(byte) 0xC0}), 0, 2);
+            assertThrows(IllegalArgumentException.class, () -> encoded.appendEncoded(9, MemorySegment.ofArray(bytes("b")), 0, 8,
+                    MemorySegment.ofArray(new byte[] {(byte) 0xC0}), 0, 2));
+            assertPoisoned(encoded, dir, target);
+        }
+    }
+
+    @Test
+    void tombstoneUnderRawGrammarPoisons(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        Kv02Writer w = new Kv02Writer(target, RAW, CommonWidthRule.policy());
+        w.put(bytes("a"), bytes("1"));
+        assertThrows(IllegalArgumentException.class, () -> w.delete(bytes("b")));
+        assertPoisoned(w, dir, target);
+
+        Kv02Writer viaSegment = new Kv02Writer(target, RAW, CommonWidthRule.policy());
+        assertThrows(IllegalArgumentException.class, () -> viaSegment.delete(MemorySegment.ofArray(bytes("a"))));
+        assertPoisoned(viaSegment, dir, target);
+    }
+
+    @Test
+    void finishTwiceAndWritingAfterFinishAreRefused(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        byte[] published;
+        try (Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy())) {
+            w.put(bytes("a"), bytes("1"));
+            w.finish();
+            published = Files.readAllBytes(target);
+            assertThrows(IllegalStateException.class, w::finish);
+            assertThrows(IllegalStateException.class, () -> w.put(bytes("b"), bytes("2")));
+            assertThrows(IllegalStateException.class, () -> w.delete(bytes("b")));
+            assertThrows(IllegalStateException.class, () -> w.put(MemorySegment.ofArray(bytes("b")), MemorySegment.ofArray(bytes("2"))));
+            assertEquals(1, w.recordCount());
+        }
+        // close() after finish() leaves the published file as it was.
+        assertArrayEquals(published, Files.readAllBytes(target));
+        assertEquals(List.of("s.kv"), names(dir));
+        try (Kv02Reader r = SegmentFixtures.open(target, OPTIONAL)) {
+            assertEquals(List.of(Rec.of("a", "1")), SegmentFixtures.walk(r));
+            r.verify();
+        }
+    }
+
+    @Test
+    void closeWithoutFinishPublishesNothing(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        w.put(bytes("a"), bytes("1"));
+        assertEquals(1, names(dir).size(), "the temporary file exists while writing");
+        w.close();
+        assertEquals(List.of(), names(dir));
+        assertDoesNotThrow(w::close, "close is idempotent");
+        assertThrows(IllegalStateException.class, w::finish);
+        assertThrows(IllegalStateException.class, () -> w.put(bytes("b"), bytes("2")));
+        assertEquals(List.of(), names(dir));
+    }
+
+    /** An older file at the target stays untouched until finish() replaces it in one step. */
+    @Test
+    void anExistingTargetIsReplacedOnlyByFinish(@TempDir Path dir) throws IOException {
+        Path target = dir.resolve("s.kv");
+        Files.write(target, bytes("old"));
+
+        Kv02Writer abandoned = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        abandoned.put(bytes("a"), bytes("1"));
+        abandoned.close();
+        assertArrayEquals(bytes("old"), Files.readAllBytes(target));
+
+        Kv02Writer refused = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        refused.put(bytes("b"), bytes("1"));
+        assertThrows(KeyOrderException.class, () -> refused.put(bytes("a"), bytes("1")));
+        refused.close();
+        assertArrayEquals(bytes("old"), Files.readAllBytes(target));
+        assertEquals(List.of("s.kv"), names(dir));
+
+        SegmentFixtures.write(target, OPTIONAL, List.of(Rec.of("a", "1")));
+        try (Kv02Reader r = SegmentFixtures.open(target, OPTIONAL)) {
+            assertEquals(List.of(Rec.of("a", "1")), SegmentFixtures.walk(r));
+        }
+        assertEquals(List.of("s.kv"), names(dir));
+    }
+
+    /** After finish the directory holds the target alone, including when "infer" rewrote the payload. */
+    @Test
+    void finishLeavesOnlyTheTarget(@TempDir Path dir) throws IOException {
+        List<Rec> uniform = List.of(Rec.of("a", "xy"), Rec.of("b", "zw"), Rec.of("c", "uv"));
+        List<Rec> mixed = List.of(Rec.of("a", "x"), Rec.of("b", null), Rec.of("c", "uvw"));
+        for (CommonWidthRule rule : List.of(CommonWidthRule.policy(), CommonWidthRule.infer(), CommonWidthRule.promised(3))) {
+            for (List<Rec> records : rule.kind() == CommonWidthRule.Kind.PROMISED ? List.of(uniform) : List.of(uniform, mixed)) {
+                Path target = dir.resolve("s.kv");
+                SegmentFixtures.write(target, OPTIONAL, rule, records);
+                assertEquals(List.of("s.kv"), names(dir), rule + " " + records);
+                Files.delete(target);
+            }
+        }
+        Path empty = dir.resolve("empty.kv");
+        SegmentFixtures.write(empty, OPTIONAL, CommonWidthRule.infer(), List.of());
+        assertEquals(List.of("empty.kv"), names(dir));
+    }
+
+    // ----------------------------------------------------------------------------------------
+
+    /** A poisoned writer refuses everything and, once closed, leaves the directory as it found it. */
+    private static void assertPoisoned(Kv02Writer w, Path dir, Path target) throws IOException {
+        long count = w.recordCount();
+        assertThrows(IllegalStateException.class, () -> w.put(bytes("zz"), bytes("1")));
+        assertThrows(IllegalStateException.class, () -> w.delete(bytes("zz")));
+        assertThrows(IllegalStateException.class, () -> w.put(MemorySegment.ofArray(bytes("zz")), MemorySegment.ofArray(bytes("1"))));
+        assertThrows(IllegalStateException.class, w::finish);
+        assertEquals(count, w.recordCount(), "a poisoned writer accepts no records");
+        assertTrue(Files.notExists(target), "nothing published at the target");
+        w.close();
+        assertEquals(List.of(), names(dir), "no target and no temporary file after close");
+    }
+
+    private static void assertMentionsHex(Exception e, String previous, String offending) {
+        String message = e.getMessage();
+        HexFormat hex = HexFormat.of();
+        assertTrue(message.contains("0x" + hex.formatHex(bytes(previous))), "previous key in hex: " + message);
+        assertTrue(message.contains("0x" + hex.formatHex(bytes(offending))), "offending key in hex: " + message);
+    }
+
+    private static List<String> names(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return Rec.bytes(s);
+    }
+}

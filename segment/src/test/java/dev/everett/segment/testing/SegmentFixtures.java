@@ -1,0 +1,51 @@
+package dev.everett.segment.testing;
+
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.OpenMode;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentCursor;
+import dev.everett.api.SegmentInfo;
+import dev.everett.segment.natives.Kv02Reader;
+import dev.everett.segment.natives.Kv02Writer;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Writes and reads whole segments for tests. */
+public final class SegmentFixtures {
+    private SegmentFixtures() {
+    }
+
+    public static SegmentInfo write(Path file, Policy policy, CommonWidthRule rule, List<Rec> records) throws IOException {
+        try (Kv02Writer w = new Kv02Writer(file, policy, rule)) {
+            for (Rec r : records) {
+                if (r.tombstone()) {
+                    w.delete(r.key());
+                } else {
+                    w.put(r.key(), r.value());
+                }
+            }
+            return w.finish();
+        }
+    }
+
+    public static SegmentInfo write(Path file, Policy policy, List<Rec> records) throws IOException {
+        return write(file, policy, CommonWidthRule.policy(), records);
+    }
+
+    public static Kv02Reader open(Path file, Policy policy) throws IOException {
+        return Kv02Reader.open(file, policy, OpenMode.TYPED);
+    }
+
+    /** Every record, in order, through a fresh cursor. */
+    public static List<Rec> walk(Kv02Reader reader) {
+        List<Rec> out = new ArrayList<>();
+        try (SegmentCursor c = reader.cursor()) {
+            while (c.next()) {
+                out.add(new Rec(c.keyBytes(), c.valueBytes()));
+            }
+        }
+        return out;
+    }
+}
