@@ -8,8 +8,8 @@ import dev.everett.api.Policy;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentWriter;
-import dev.everett.segment.natives.Kv02Reader;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeReader;
+import dev.everett.segment.natives.NativeWriter;
 import dev.everett.segment.objects.MappedObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -18,7 +18,7 @@ import java.nio.file.Path;
 public final class EverettSegmentEngine implements SegmentEngine {
     @Override
     public SegmentWriter newWriter(Path target, Policy policy, CommonWidthRule widthRule) throws IOException {
-        return new Kv02Writer(target, policy, widthRule);
+        return new NativeWriter(target, policy, widthRule);
     }
 
     @Override
@@ -28,6 +28,6 @@ public final class EverettSegmentEngine implements SegmentEngine {
 
     @Override
     public SegmentReader open(Path file, Policy policy, OpenMode mode) throws IOException {
-        return Kv02Reader.open(file, policy, mode);
+        return NativeReader.open(file, policy, mode);
     }
 }

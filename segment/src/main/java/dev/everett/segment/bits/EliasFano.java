@@ -1,6 +1,6 @@
 package dev.everett.segment.bits;
 
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import java.util.Arrays;
 
 /**
@@ -30,7 +30,7 @@ public record EliasFano(long universe, int lowWidth, long count, long[] low, lon
     }
 
     public static long lowWords(long n, int w) {
-        return Le.ceilDiv(n * w, 64);
+        return LittleEndian.ceilDiv(n * w, 64);
     }
 
     static long highBits(long universe, int w, long n) {
@@ -38,11 +38,11 @@ public record EliasFano(long universe, int lowWidth, long count, long[] low, lon
     }
 
     public static long highWords(long universe, int w, long n) {
-        return Le.ceilDiv(highBits(universe, w, n), 64);
+        return LittleEndian.ceilDiv(highBits(universe, w, n), 64);
     }
 
     public static long sampleCount(long n) {
-        return Le.ceilDiv(n, SAMPLE_EVERY);
+        return LittleEndian.ceilDiv(n, SAMPLE_EVERY);
     }
 
     /** Builds the canonical encoding of {@code r[0..n)}, which must be non-decreasing and start anywhere ≥ 0. */

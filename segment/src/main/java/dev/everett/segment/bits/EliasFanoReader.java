@@ -1,7 +1,7 @@
 package dev.everett.segment.bits;
 
 import dev.everett.segment.io.Corruption;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -48,7 +48,7 @@ public final class EliasFanoReader {
     }
 
     private long highWord(long index) {
-        return Le.u64(s, highOff + 8 * index);
+        return LittleEndian.u64(s, highOff + 8 * index);
     }
 
     private boolean highBitSet(long p) {
@@ -62,9 +62,9 @@ public final class EliasFanoReader {
         long bit = i * w;
         long wordOff = lowOff + 8 * (bit >>> 6);
         int shift = (int) (bit & 63);
-        long v = Le.u64(s, wordOff) >>> shift;
+        long v = LittleEndian.u64(s, wordOff) >>> shift;
         if (shift + w > 64) {
-            v |= Le.u64(s, wordOff + 8) << (64 - shift);
+            v |= LittleEndian.u64(s, wordOff + 8) << (64 - shift);
         }
         return v & lowMask;
     }
@@ -74,15 +74,15 @@ public final class EliasFanoReader {
         long group = i >>> 8;
         int t = (int) (i & 255);
         long sampleAt = sampleOff + 16 * group;
-        long first = Le.u64(s, sampleAt);
-        long sparseIndex = Le.u64(s, sampleAt + 8);
+        long first = LittleEndian.u64(s, sampleAt);
+        long sparseIndex = LittleEndian.u64(s, sampleAt + 8);
         long p;
         if (sparseIndex != EliasFano.DENSE) {
             long idx = sparseIndex + t;
             if (Long.compareUnsigned(sparseIndex, sparseCount) >= 0 || Long.compareUnsigned(idx, sparseCount) >= 0) {
                 throw corruption.at(sampleAt + 8, "Elias–Fano sample names sparse index " + Long.toUnsignedString(idx) + " beyond " + sparseCount);
             }
-            p = Le.u64(s, sparseOff + 8 * idx);
+            p = LittleEndian.u64(s, sparseOff + 8 * idx);
             if (Long.compareUnsigned(p, highBits) >= 0 || !highBitSet(p)) {
                 throw corruption.at(sparseOff + 8 * idx, "Elias–Fano sparse position " + Long.toUnsignedString(p) + " has no set high bit");
             }

@@ -9,7 +9,7 @@ import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexReader;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.natives.Kv02Reader;
+import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -49,8 +49,8 @@ public final class Cascade {
     public Cascade(Catalog head, long routingBytes) {
         this.head = head;
         this.k = head.index.groupSize();
-        this.bits = head.natives.bitUnit();
-        this.pathBits = head.natives.pathBits();
+        this.bits = head.nativeReader.bitUnit();
+        this.pathBits = head.nativeReader.pathBits();
         Corruption c = head.index.corruption();
         this.probes = ThreadLocal.withInitial(() -> new Probe(c, bits, pathBits));
         c.require(head.virtualCount() <= k, Envelope.BYTES + 8,
@@ -146,7 +146,7 @@ public final class Cascade {
             boolean leaf = (here & 2) != 0;
             search(node, g, p, (here & 1) != 0, leaf);
             if (p.match >= 0) {
-                return answer(node.natives, p);
+                return answer(node.nativeReader, p);
             }
             if (leaf && p.predOrdinal[IndexReader.SECONDARY] >= 0 && searchLeaf(node, p)) {
                 return answer(node.secondary, p);
@@ -209,7 +209,7 @@ public final class Cascade {
         return next;
     }
 
-    private static Lookup answer(Kv02Reader natives, Probe p) {
+    private static Lookup answer(NativeReader natives, Probe p) {
         if (natives.bitUnit()) {
             BitValue v = natives.bitValue();
             v.decode(p.matchSegment, natives.corruption(), p.matchAt, p.matchLength);

@@ -4,7 +4,7 @@ import dev.everett.api.ObjectId;
 import dev.everett.segment.filter.KeyFilter;
 import dev.everett.segment.filter.KeyHash;
 import dev.everett.segment.index.Catalog;
-import dev.everett.segment.natives.Kv02Reader;
+import dev.everett.segment.natives.NativeReader;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,7 +26,7 @@ public final class ChainFilters {
     @FunctionalInterface
     public interface Source {
         /** The filter of native {@code id} read through {@code reader}, or null if it holds nothing to filter. */
-        KeyFilter filter(ObjectId id, Kv02Reader reader) throws java.io.IOException;
+        KeyFilter filter(ObjectId id, NativeReader reader) throws java.io.IOException;
     }
 
     /** Filters for the chain below {@code head}, each one from {@code store} (written there if missing). */
@@ -34,7 +34,7 @@ public final class ChainFilters {
         List<KeyFilter> n = new ArrayList<>();
         List<KeyFilter> l = new ArrayList<>();
         for (Catalog c = head; c != null; c = c.main) {
-            n.add(store.filter(c.nativeId, c.natives));
+            n.add(store.filter(c.nativeId, c.nativeReader));
             l.add(c.secondary == null ? null : store.filter(c.secondaryId, c.secondary));
         }
         return new ChainFilters(n.toArray(KeyFilter[]::new), l.toArray(KeyFilter[]::new));
@@ -65,7 +65,7 @@ public final class ChainFilters {
         int d = 0;
         for (Catalog c = head; c != null; c = c.main, d++) {
             if (natives[d] != null) {
-                natives[d].verify(c.natives);
+                natives[d].verify(c.nativeReader);
             }
             if (leaves[d] != null) {
                 leaves[d].verify(c.secondary);

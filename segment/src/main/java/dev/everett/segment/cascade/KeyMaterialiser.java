@@ -59,7 +59,7 @@ public final class KeyMaterialiser {
         int boundaryLength;
         if (group == 0) {
             // The empty key; for KV03 the logical empty key, the sort code 0 alone.
-            int path = streamOf(c, ix, route).coding().pathBits();
+            int path = streamOf(c, ix, route).framing().pathBits();
             boundary = new byte[path > 0 ? 1 : 0];
             boundaryLength = path;
         } else {
@@ -78,7 +78,7 @@ public final class KeyMaterialiser {
         s.open(window, first);
         byte[] key = boundary;
         int length = boundaryLength;
-        boolean bits = s.coding().bitUnit();
+        boolean bits = s.framing().bitUnit();
         for (int i = 0; i < n; i++) {
             window.read();
             Frame f = window.frame;

@@ -54,7 +54,7 @@ final class RoutingCache {
      */
     static RoutingCache of(Catalog head, long maxBytes) {
         int empty = 0;
-        for (Catalog c = head; c != null && c.main != null && c.secondary == null && c.natives.recordCount() == 0; c = c.main) {
+        for (Catalog c = head; c != null && c.main != null && c.secondary == null && c.nativeReader.recordCount() == 0; c = c.main) {
             empty++;
         }
         List<Catalog> catalogs = new ArrayList<>();
@@ -212,7 +212,7 @@ final class RoutingCache {
         /** The keys of a borrowed stream, or null if they take more than {@code maxBytes}. */
         static Samples decode(FcStream s, long maxBytes) {
             long n = s.count();
-            boolean bits = s.coding().bitUnit();
+            boolean bits = s.framing().bitUnit();
             long fixed = fixedBytes(n, bits);
             if (n == 0 || fixed > maxBytes) {
                 return null;

@@ -4,12 +4,12 @@ import dev.everett.api.KeyRange;
 import dev.everett.api.SeekCursor;
 import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.fc.BitValue;
+import dev.everett.segment.fc.ByteWalker;
 import dev.everett.segment.fc.FcStream;
-import dev.everett.segment.fc.FcWalker;
 import dev.everett.segment.fc.Frame;
 import dev.everett.segment.fc.KeyWalker;
 import dev.everett.segment.fc.OptionalValue;
-import dev.everett.segment.natives.Kv02Reader;
+import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
@@ -17,7 +17,7 @@ import java.util.Arrays;
  * A bidirectional cursor over the bottom native of a segment chain. Seeks go through the
  * cascade: the first key ≥ Q is found without decoding keys, and its key is Q's first r bytes
  * followed by its literal (r is its retained prefix, which cannot exceed its agreement with Q).
- * Forward steps continue with an {@link FcWalker}; backward steps rebuild the keys of the
+ * Forward steps continue with an {@link ByteWalker}; backward steps rebuild the keys of the
  * record's group from the chain above ({@link KeyMaterialiser}) and keep them, so walking
  * backwards costs one group decode per K records.
  *
@@ -30,7 +30,7 @@ public final class SegmentSeekCursor implements SeekCursor {
     private final KeyMaterialiser keys;
     private final int bottom;
     private final FcStream natives;
-    private final Kv02Reader reader;
+    private final NativeReader reader;
     private final KeyRange range;
     private final FcStream.Window window = new FcStream.Window();
     private final boolean bits;
@@ -56,7 +56,7 @@ public final class SegmentSeekCursor implements SeekCursor {
     /** KV03: the host key, the logical key without its sort code. */
     private byte[] shifted = new byte[64];
 
-    public SegmentSeekCursor(Cascade cascade, KeyMaterialiser keys, int bottom, Kv02Reader reader, KeyRange range) {
+    public SegmentSeekCursor(Cascade cascade, KeyMaterialiser keys, int bottom, NativeReader reader, KeyRange range) {
         this.cascade = cascade;
         this.keys = keys;
         this.bottom = bottom;

@@ -3,7 +3,7 @@ package dev.everett.segment.encoded;
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentInfo;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeWriter;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -15,14 +15,14 @@ import java.nio.file.Path;
  * temporary file, force, atomic rename, force the directory.
  */
 public final class EncodedOutput implements AutoCloseable {
-    private final Kv02Writer writer;
+    private final NativeWriter writer;
 
-    private EncodedOutput(Kv02Writer writer) {
+    private EncodedOutput(NativeWriter writer) {
         this.writer = writer;
     }
 
     public static EncodedOutput create(Path target, Policy policy, CommonWidthRule rule) throws IOException {
-        return new EncodedOutput(new Kv02Writer(target, policy, rule));
+        return new EncodedOutput(new NativeWriter(target, policy, rule));
     }
 
     /**

@@ -7,11 +7,11 @@ import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.bits.EliasFanoReader;
 import dev.everett.segment.fc.BitValue;
 import dev.everett.segment.fc.ByteFrame;
-import dev.everett.segment.fc.Coding;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
+import dev.everett.segment.fc.Framing;
 import dev.everett.segment.fc.OptionalValue;
-import dev.everett.segment.natives.Kv02Reader;
+import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -32,7 +32,7 @@ import java.lang.foreign.MemorySegment;
  * writer given these records adds the code back ({@link EncodedOutput}).
  */
 public final class EncodedRecords {
-    private final Kv02Reader reader;
+    private final NativeReader reader;
     private final FcStream stream;
     private final Frame frame;
     /** The same frame when the stream is byte-unit (the common case, read without a virtual call), else null. */
@@ -47,23 +47,23 @@ public final class EncodedRecords {
     /** The current key's length in the stream's own terms (KV03: logical bits, sort code included). */
     private long keyLength;
 
-    private EncodedRecords(Kv02Reader reader) {
+    private EncodedRecords(NativeReader reader) {
         this.reader = reader;
         this.stream = reader.typed().stream();
-        Coding coding = stream.coding();
-        this.frame = coding.newFrame();
+        Framing framing = stream.framing();
+        this.frame = framing.newFrame();
         this.frame.bind(stream);
         this.frame.pos = stream.start();
         this.bytes = frame instanceof ByteFrame b ? b : null;
-        this.bitValues = coding.kind() == Coding.Kind.BITS ? reader.bitValue() : null;
-        this.pathBits = coding.pathBits();
+        this.bitValues = framing.kind() == Framing.Kind.BITS ? reader.bitValue() : null;
+        this.pathBits = framing.pathBits();
         this.blockOffsets = stream.offsets().cursor(0);
         this.stride = stream.stride();
     }
 
     /** The encoded records of a segment opened by this engine. */
     public static EncodedRecords of(SegmentReader reader) {
-        if (!(reader instanceof Kv02Reader r)) {
+        if (!(reader instanceof NativeReader r)) {
             throw new IllegalArgumentException("not a segment of this engine: " + reader);
         }
         return new EncodedRecords(r);

@@ -33,8 +33,8 @@ public final class BitFrame extends Frame {
 
     @Override
     public void bind(FcStream stream) {
-        Coding c = stream.coding();
-        if (c.kind() != Coding.Kind.BITS) {
+        Framing c = stream.framing();
+        if (c.kind() != Framing.Kind.BITS) {
             throw new IllegalArgumentException("a KV02 bit frame cannot read a " + c + " stream");
         }
         in.over(stream.segment(), stream.corruption(), stream.start(), stream.end());

@@ -9,7 +9,7 @@ import java.util.Arrays;
 
 /**
  * The sequential walk of one bit-unit front-coded stream (a KV02 bit native, a KV03 native, or a
- * borrowed stream of a bit-unit index), as {@link FcWalker} walks byte-unit ones. The key is
+ * borrowed stream of a bit-unit index), as {@link ByteWalker} walks byte-unit ones. The key is
  * rebuilt as a bit string in one reused buffer (the logical key for KV03: sort code first): each
  * record keeps the retained prefix already there and copies its suffix in 56-bit pieces. The
  * buffer's unused tail bits are kept zero.
@@ -43,7 +43,7 @@ public final class BitWalker implements KeyWalker {
     BitWalker(FcStream st) {
         this.s = st.segment();
         this.corruption = st.corruption();
-        this.frame = st.coding().newFrame();
+        this.frame = st.framing().newFrame();
         this.frame.bind(st);
         this.frame.pos = st.start();
         this.offsets = st.offsets();

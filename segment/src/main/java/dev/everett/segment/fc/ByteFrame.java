@@ -44,8 +44,8 @@ public final class ByteFrame extends Frame {
     /** Points this frame at another byte-unit stream, so one frame can serve several in turn. */
     @Override
     public void bind(FcStream stream) {
-        if (stream.coding().kind() != Coding.Kind.BYTES) {
-            throw new IllegalArgumentException("a byte frame cannot read a " + stream.coding() + " stream");
+        if (stream.framing().kind() != Framing.Kind.BYTES) {
+            throw new IllegalArgumentException("a byte frame cannot read a " + stream.framing() + " stream");
         }
         this.s = stream.segment();
         this.corruption = stream.corruption();

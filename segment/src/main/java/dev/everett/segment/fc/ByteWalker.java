@@ -17,7 +17,7 @@ import java.util.Arrays;
  * case), and at the end the extent, the terminal key length and the last residual. The error
  * paths are separate cold methods so that {@link #next()} stays small enough to inline.
  */
-public final class FcWalker implements KeyWalker {
+public final class ByteWalker implements KeyWalker {
     private final MemorySegment s;
     private final Corruption corruption;
     private final ByteFrame frame;
@@ -40,7 +40,7 @@ public final class FcWalker implements KeyWalker {
     private long firstNonCanonical = -1;
     private byte[] displaced = new byte[0];
 
-    FcWalker(MemorySegment s, Corruption corruption, EliasFanoReader offsets, long fcStart, long fcEnd,
+    ByteWalker(MemorySegment s, Corruption corruption, EliasFanoReader offsets, long fcStart, long fcEnd,
              long blockWidth, long commonWidth, long count, long terminalLength, long terminalAt, boolean unique) {
         this.s = s;
         this.corruption = corruption;

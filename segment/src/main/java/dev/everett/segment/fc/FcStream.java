@@ -24,28 +24,28 @@ import java.lang.foreign.MemorySegment;
  * @param unique         native keys are unique; borrowed keys may repeat
  * @param terminalLength the last key's length
  * @param terminalAt     file byte offset of the terminal-length field, for error messages
- * @param coding         the framing (and so the unit)
+ * @param framing         the framing (and so the unit)
  */
 public record FcStream(MemorySegment segment, Corruption corruption, long start, long end, EliasFanoReader offsets,
-                long count, long blockWidth, long commonWidth, boolean unique, long terminalLength, long terminalAt, Coding coding) {
+                long count, long blockWidth, long commonWidth, boolean unique, long terminalLength, long terminalAt, Framing framing) {
 
     /** A byte-unit stream. */
     FcStream(MemorySegment segment, Corruption corruption, long start, long end, EliasFanoReader offsets,
              long count, long blockWidth, long commonWidth, boolean unique, long terminalLength, long terminalAt) {
-        this(segment, corruption, start, end, offsets, count, blockWidth, commonWidth, unique, terminalLength, terminalAt, Coding.BYTES);
+        this(segment, corruption, start, end, offsets, count, blockWidth, commonWidth, unique, terminalLength, terminalAt, Framing.BYTES);
     }
 
     /** The sequential walk of a byte-unit stream. */
-    public FcWalker walker() {
-        if (coding.bitUnit()) {
-            throw new IllegalStateException("a byte walker cannot walk a " + coding + " stream");
+    public ByteWalker byteWalker() {
+        if (framing.bitUnit()) {
+            throw new IllegalStateException("a byte walker cannot walk a " + framing + " stream");
         }
-        return new FcWalker(segment, corruption, offsets, start, end, blockWidth, commonWidth, count, terminalLength, terminalAt, unique);
+        return new ByteWalker(segment, corruption, offsets, start, end, blockWidth, commonWidth, count, terminalLength, terminalAt, unique);
     }
 
     /** The sequential walk of a bit-unit stream. */
     public BitWalker bitWalker() {
-        if (!coding.bitUnit()) {
+        if (!framing.bitUnit()) {
             throw new IllegalStateException("a bit walker cannot walk a byte-unit stream");
         }
         return new BitWalker(this);
@@ -53,7 +53,7 @@ public record FcStream(MemorySegment segment, Corruption corruption, long start,
 
     /** The sequential walk of any stream, rebuilding its keys. */
     public KeyWalker keys() {
-        return coding.bitUnit() ? bitWalker() : walker();
+        return framing.bitUnit() ? bitWalker() : byteWalker();
     }
 
     public long stride() {
@@ -62,7 +62,7 @@ public record FcStream(MemorySegment segment, Corruption corruption, long start,
 
     /** File byte offset of a position in this stream's units, for error messages. */
     public long byteOffset(long position) {
-        return coding.bitUnit() ? position >>> 3 : position;
+        return framing.bitUnit() ? position >>> 3 : position;
     }
 
     /**
@@ -118,7 +118,7 @@ public record FcStream(MemorySegment segment, Corruption corruption, long start,
 
         /** Makes {@link #frame} a frame of the stream's framing, bound to it. */
         Frame bind(FcStream s) {
-            Frame f = switch (s.coding().kind()) {
+            Frame f = switch (s.framing().kind()) {
                 case BYTES -> bytes == null ? bytes = new ByteFrame() : bytes;
                 case BITS -> bits == null ? bits = new BitFrame() : bits;
                 case KV03 -> kv03 == null ? kv03 = new Kv03Frame() : kv03;

@@ -23,31 +23,31 @@ import dev.everett.api.ValueGrammar;
  * @param pathBits  bits of sort code in front of every logical key: 1 for KV03 natives and for the
  *                  borrowed streams of an index over them, else 0. Keys are whole bytes after it.
  */
-public record Coding(Kind kind, BackspaceCode backspace, boolean optional, int pathBits) {
+public record Framing(Kind kind, BackspaceCode backspace, boolean optional, int pathBits) {
     public enum Kind { BYTES, BITS, KV03 }
 
-    static final Coding BYTES = new Coding(Kind.BYTES, BackspaceCode.VARINT, false, 0);
+    static final Framing BYTES = new Framing(Kind.BYTES, BackspaceCode.VARINT, false, 0);
 
     /** The sort code of Everett's string policy: the single bit {@code 0}. */
     public static final int KV03_PATH_BITS = 1;
 
     /** The framing of a native written under {@code p}. */
-    public static Coding natives(Policy p) {
+    public static Framing ofNatives(Policy p) {
         if (p.unit() == Unit.BYTE) {
             return BYTES;
         }
         if (p.format() == SegmentFormat.KV03) {
-            return new Coding(Kind.KV03, p.backspace(), p.grammar() == ValueGrammar.OPTIONAL, KV03_PATH_BITS);
+            return new Framing(Kind.KV03, p.backspace(), p.grammar() == ValueGrammar.OPTIONAL, KV03_PATH_BITS);
         }
-        return new Coding(Kind.BITS, p.backspace(), false, 0);
+        return new Framing(Kind.BITS, p.backspace(), false, 0);
     }
 
     /** The framing of the borrowed key streams of an index under {@code p}: logical keys, KV02 framing. */
-    public static Coding borrowed(Policy p) {
+    public static Framing ofBorrowedKeys(Policy p) {
         if (p.unit() == Unit.BYTE) {
             return BYTES;
         }
-        return new Coding(Kind.BITS, p.backspace(), false, p.format() == SegmentFormat.KV03 ? KV03_PATH_BITS : 0);
+        return new Framing(Kind.BITS, p.backspace(), false, p.format() == SegmentFormat.KV03 ? KV03_PATH_BITS : 0);
     }
 
     public boolean bitUnit() {

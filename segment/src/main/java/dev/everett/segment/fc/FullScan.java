@@ -3,7 +3,7 @@ package dev.everett.segment.fc;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.zip.CRC32C;
@@ -13,8 +13,8 @@ import java.util.zip.CRC32C;
  * bytes between sections, and a stream walk whose block offsets rebuild the canonical
  * Elias–Fano directory, which must match the file word for word.
  */
-public final class Scan {
-    private Scan() {
+public final class FullScan {
+    private FullScan() {
     }
 
     public static void bodyCrc(MemorySegment file, Envelope env, Corruption c) {
@@ -51,7 +51,7 @@ public final class Scan {
      * record found with shorter-than-maximal retention (or -1) in {@code nonCanonical[0]}.
      */
     public static EliasFano walk(FcStream s, long[] nonCanonical, RecordCheck check) {
-        long blocks = Le.ceilDiv(s.count(), s.blockWidth());
+        long blocks = LittleEndian.ceilDiv(s.count(), s.blockWidth());
         if (blocks + 1 > Integer.MAX_VALUE - 8) {
             throw new UnsupportedOperationException("a scan holds one residual per block; " + blocks + " blocks is too many");
         }
@@ -119,7 +119,7 @@ public final class Scan {
             throw c.at(at, what + " section has " + length / 8 + " words, canonical has " + expected.length);
         }
         for (int i = 0; i < expected.length; i++) {
-            if (Le.u64(file, at + 8L * i) != expected[i]) {
+            if (LittleEndian.u64(file, at + 8L * i) != expected[i]) {
                 throw c.at(at + 8L * i, what + " " + i + " differs from the canonical rebuild");
             }
         }

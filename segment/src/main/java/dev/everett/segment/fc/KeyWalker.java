@@ -3,7 +3,7 @@ package dev.everett.segment.fc;
 /**
  * The sequential walk of one front-coded stream, rebuilding each key in a reused buffer and
  * checking framing, block offsets, key order and the stream's end as it goes:
- * {@link FcWalker} for byte units, {@link BitWalker} for bit units.
+ * {@link ByteWalker} for byte units, {@link BitWalker} for bit units.
  *
  * <p>Keys are in the stream's units: bytes, or for bit-unit streams MSB-first bit strings whose
  * unused tail bits are zero (for KV03 and the borrowed streams over it, the logical key: sort

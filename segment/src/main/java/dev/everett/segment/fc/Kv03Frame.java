@@ -21,7 +21,7 @@ import java.lang.foreign.MemorySegment;
  * which delimits itself. Positions are absolute file bit offsets.
  */
 public final class Kv03Frame extends Frame {
-    private static final int PATH = Coding.KV03_PATH_BITS;
+    private static final int PATH = Framing.KV03_PATH_BITS;
 
     private final BitInput in = new BitInput(MemorySegment.NULL, null, 0, 0);
     private Corruption corruption;
@@ -41,8 +41,8 @@ public final class Kv03Frame extends Frame {
 
     @Override
     public void bind(FcStream stream) {
-        Coding c = stream.coding();
-        if (c.kind() != Coding.Kind.KV03) {
+        Framing c = stream.framing();
+        if (c.kind() != Framing.Kind.KV03) {
             throw new IllegalArgumentException("a KV03 frame cannot read a " + c + " stream");
         }
         in.over(stream.segment(), stream.corruption(), stream.start(), stream.end());

@@ -7,7 +7,7 @@ import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.MappedFile;
-import dev.everett.segment.natives.Kv02Reader;
+import dev.everett.segment.natives.NativeReader;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -83,7 +83,7 @@ public final class KeyFilter implements AutoCloseable {
     }
 
     /** The filter words of {@code natives}' keys, {@code blocks} blocks of {@code probes} probes per key. */
-    private static long[] words(Kv02Reader natives, long blocks, int probes) {
+    private static long[] words(NativeReader natives, long blocks, int probes) {
         long[] words = new long[Math.toIntExact(Math.multiplyExact(blocks, (long) BLOCK_WORDS))];
         try (SegmentCursor c = natives.cursor()) {
             while (c.next()) {
@@ -104,7 +104,7 @@ public final class KeyFilter implements AutoCloseable {
      * Writes the filter of native {@code nativeId} ({@code natives}) under {@code policy} to
      * {@code target}: temporary file, forced, renamed over the target, directory forced.
      */
-    public static void write(Path target, ObjectId nativeId, Kv02Reader natives, FilterPolicy policy) throws IOException {
+    public static void write(Path target, ObjectId nativeId, NativeReader natives, FilterPolicy policy) throws IOException {
         int bitsPerKey = policy.bitsPerKey();
         if (bitsPerKey == 0) {
             throw new IllegalArgumentException("no filter to write under FilterPolicy.none()");
@@ -139,11 +139,11 @@ public final class KeyFilter implements AutoCloseable {
     private static final int CHUNK_WORDS = 1 << 14;
 
     /** The native's header CRC32C: it covers the native's body CRC, so it names the native's exact bytes. */
-    private static int nativeCrc(Kv02Reader natives) {
+    private static int nativeCrc(NativeReader natives) {
         return natives.file().get(INT_LE, Envelope.HEADER_CRC_OFFSET);
     }
 
-    private static ByteBuffer header(int probes, int bitsPerKey, long keys, long blocks, ObjectId nativeId, Kv02Reader natives) {
+    private static ByteBuffer header(int probes, int bitsPerKey, long keys, long blocks, ObjectId nativeId, NativeReader natives) {
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
         h.putLong(0, MAGIC);
         h.putInt(8, probes);
@@ -172,7 +172,7 @@ public final class KeyFilter implements AutoCloseable {
      *
      * @throws dev.everett.api.CorruptSegmentException naming the filter file, the offset and the rule broken
      */
-    public static KeyFilter open(Path path, ObjectId nativeId, Kv02Reader natives) throws IOException {
+    public static KeyFilter open(Path path, ObjectId nativeId, NativeReader natives) throws IOException {
         Arena arena = Arena.ofShared();
         try {
             MemorySegment f = MappedFile.readOnly(path, arena);
@@ -228,7 +228,7 @@ public final class KeyFilter implements AutoCloseable {
      * over the same name: such a filter is out of date, not damaged, and is rebuilt. A damaged
      * file is not stale: {@link #open} refuses it.
      */
-    public static boolean stale(Path path, Kv02Reader natives) throws IOException {
+    public static boolean stale(Path path, NativeReader natives) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment f = MappedFile.readOnly(path, arena);
             if (!checksumHolds(f) || f.get(LONG_LE, 0) != MAGIC) {
@@ -240,7 +240,7 @@ public final class KeyFilter implements AutoCloseable {
     }
 
     /** Rebuilds the filter from {@code natives}' keys and compares it word by word. */
-    public void verify(Kv02Reader natives) {
+    public void verify(NativeReader natives) {
         long[] words = words(natives, blocks, probes);
         for (int i = 0; i < words.length; i++) {
             long at = HEADER + 8L * i;

@@ -25,7 +25,7 @@ final class AugmentedKeys {
         walkers[NATIVE] = c.nativeStream().keys();
         walkers[MAIN] = c.index.route(IndexReader.MAIN).stream().keys();
         walkers[SECONDARY] = c.index.route(IndexReader.SECONDARY).stream().keys();
-        this.bits = c.nativeStream().coding().bitUnit();
+        this.bits = c.nativeStream().framing().bitUnit();
     }
 
     /** Moves to the next occurrence; false at the end. */

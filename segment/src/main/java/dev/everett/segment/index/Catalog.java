@@ -5,8 +5,8 @@ import dev.everett.api.Policy;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
-import dev.everett.segment.natives.Kv02Reader;
+import dev.everett.segment.io.LittleEndian;
+import dev.everett.segment.natives.NativeReader;
 import java.util.Objects;
 
 /**
@@ -17,19 +17,20 @@ import java.util.Objects;
 public final class Catalog {
     public final ObjectId nativeId;
     public final ObjectId indexId;
-    public final Kv02Reader natives;
+    /** The catalog's own native (the one its index describes). */
+    public final NativeReader nativeReader;
     public final IndexReader index;
     public final Catalog main;
     public final ObjectId secondaryId;
-    public final Kv02Reader secondary;
+    public final NativeReader secondary;
     /** Catalogs below this one on the main route, plus one. */
     final int depth;
 
-    public Catalog(ObjectId nativeId, Kv02Reader natives, ObjectId indexId, IndexReader index, Catalog main,
-            ObjectId secondaryId, Kv02Reader secondary) {
+    public Catalog(ObjectId nativeId, NativeReader nativeReader, ObjectId indexId, IndexReader index, Catalog main,
+            ObjectId secondaryId, NativeReader secondary) {
         this.nativeId = Objects.requireNonNull(nativeId);
         this.indexId = Objects.requireNonNull(indexId);
-        this.natives = Objects.requireNonNull(natives);
+        this.nativeReader = Objects.requireNonNull(nativeReader);
         this.index = Objects.requireNonNull(index);
         this.main = main;
         this.secondaryId = secondary == null ? ObjectId.NONE : secondaryId;
@@ -43,8 +44,8 @@ public final class Catalog {
         Corruption c = index.corruption();
         long k = index.groupSize();
         c.require(d.nativeId().equals(nativeId), 96 + 88, "index names native " + d.nativeId() + " but the catalog's native is " + nativeId);
-        c.require(index.nativeCount() == natives.recordCount(), 96 + 8,
-                "index describes " + index.nativeCount() + " native records but the native has " + natives.recordCount());
+        c.require(index.nativeCount() == nativeReader.recordCount(), 96 + 8,
+                "index describes " + index.nativeCount() + " native records but the native has " + nativeReader.recordCount());
         c.require(d.present()[0] == (main != null), 96 + 82, "main-target flag disagrees with the chain");
         if (main != null) {
             c.require(d.mainNativeId().equals(main.nativeId) && d.mainIndexId().equals(main.indexId), 96 + 104,
@@ -55,7 +56,7 @@ public final class Catalog {
         c.require(d.present()[1] == (secondary != null), 96 + 83, "secondary-target flag disagrees with the chain");
         if (secondary != null) {
             c.require(d.secondaryId().equals(secondaryId), 96 + 136, "secondary recorded as " + d.secondaryId() + " but bound to " + secondaryId);
-            c.require(d.counts()[1] == Le.ceilDiv(secondary.recordCount(), k), 96 + 24,
+            c.require(d.counts()[1] == LittleEndian.ceilDiv(secondary.recordCount(), k), 96 + 24,
                     "secondary route holds " + d.counts()[1] + " samples but its leaf has " + secondary.recordCount() + " records");
         }
     }
@@ -81,14 +82,14 @@ public final class Catalog {
         if (secondary != null) {
             secondary.verify();
         }
-        natives.verify();
+        nativeReader.verify();
         index.verify();
         java.nio.file.Path tmp = scratch == null ? java.nio.file.Files.createTempDirectory("everett-verify")
                 : java.nio.file.Files.createTempDirectory(scratch, "everett-verify");
         try {
             java.nio.file.Path rebuilt = tmp.resolve("rebuilt.index");
-            Policy policy = natives.policy();
-            new IndexBuilder(policy).scratch().build(rebuilt, nativeId, natives, main, secondaryId, secondary);
+            Policy policy = nativeReader.policy();
+            new IndexBuilder(policy).scratch().build(rebuilt, nativeId, nativeReader, main, secondaryId, secondary);
             byte[] expected = java.nio.file.Files.readAllBytes(rebuilt);
             java.lang.foreign.MemorySegment actual = index.file();
             long diff = java.lang.foreign.MemorySegment.mismatch(actual, 0, actual.byteSize(),
@@ -137,7 +138,7 @@ public final class Catalog {
     public FcStream nativeStream() {
         FcStream s = nativeStream;
         if (s == null) {
-            nativeStream = s = natives.typed().stream();
+            nativeStream = s = nativeReader.typed().stream();
         }
         return s;
     }

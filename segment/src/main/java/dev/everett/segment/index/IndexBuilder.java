@@ -8,10 +8,10 @@ import dev.everett.segment.fc.KeyWalker;
 import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.FileOutput;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.LongList;
 import dev.everett.segment.io.Sealer;
-import dev.everett.segment.natives.Kv02Reader;
+import dev.everett.segment.natives.NativeReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -126,7 +126,7 @@ public final class IndexBuilder {
      * @param main      the main target, or null
      * @param secondary the secondary leaf, or null
      */
-    public Built build(Path target, ObjectId nativeId, Kv02Reader natives, Catalog main, ObjectId secondaryId, Kv02Reader secondary) throws IOException {
+    public Built build(Path target, ObjectId nativeId, NativeReader natives, Catalog main, ObjectId secondaryId, NativeReader secondary) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         int bits = IndexDirectory.classBits(k);
         try (AtomicFile out = new AtomicFile(target, durable);
@@ -207,7 +207,7 @@ public final class IndexBuilder {
             }
             if (width == 0) {
                 for (int r = 0; r < 2; r++) {
-                    Le.putU64(word, 0, borrowed[r] > 0 ? cutCommon[r] : 0);
+                    LittleEndian.putU64(word, 0, borrowed[r] > 0 ? cutCommon[r] : 0);
                     cuts[r].out().write(word, 0, 8);
                 }
             }
@@ -251,7 +251,7 @@ public final class IndexBuilder {
                 : Arrays.compareUnsigned(a, 0, (int) aLength, b, 0, (int) bLength);
     }
 
-    private Built write(AtomicFile out, Path target, ObjectId nativeId, Catalog main, ObjectId secondaryId, Kv02Reader secondary,
+    private Built write(AtomicFile out, Path target, ObjectId nativeId, Catalog main, ObjectId secondaryId, NativeReader secondary,
                         long v, KeyStreamEncoder[] streams, Spill[] fc, Spill[] cuts, ClassPacker[] classes, BitVector[] flags) throws IOException {
         long body = Envelope.BYTES;
         long sectionsStart = body + IndexDirectory.BYTES;
@@ -311,7 +311,7 @@ public final class IndexBuilder {
     /** Pads to the next 8-byte boundary, writes one section and records its place. */
     private static int section(FileOutput o, long[] offsets, long[] lengths, int slot, SectionBody content) throws IOException {
         long at = o.position();
-        o.zeros(Le.align8(at) - at);
+        o.zeros(LittleEndian.align8(at) - at);
         long start = o.position();
         content.write();
         offsets[slot] = start - Envelope.BYTES;
@@ -350,7 +350,7 @@ public final class IndexBuilder {
         }
 
         long[] words() {
-            return Arrays.copyOf(words.array(), (int) Le.ceilDiv(groups * bits, 64));
+            return Arrays.copyOf(words.array(), (int) LittleEndian.ceilDiv(groups * bits, 64));
         }
 
         long[] checkpoints() {
@@ -379,7 +379,7 @@ public final class IndexBuilder {
         }
 
         void writeTo(FileOutput o) throws IOException {
-            o.write(bytes, 0, (int) Le.ceilDiv(size, 8));
+            o.write(bytes, 0, (int) LittleEndian.ceilDiv(size, 8));
         }
     }
 }

@@ -4,7 +4,7 @@ import dev.everett.api.ObjectId;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.Sections;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -59,7 +59,7 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
     }
 
     static long groups(long v, long k) {
-        return Le.ceilDiv(v, k);
+        return LittleEndian.ceilDiv(v, k);
     }
 
     /** Section lengths implied by the route shapes (slots 1–4, 6–9 come from the EF encodings). */
@@ -67,7 +67,7 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         long[] offsets = new long[SECTIONS];
         long at = BYTES;
         for (int i = 0; i < SECTIONS; i++) {
-            offsets[i] = Le.align8(at);
+            offsets[i] = LittleEndian.align8(at);
             at = offsets[i] + lengths[i];
         }
         return offsets;
@@ -79,15 +79,15 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
 
     byte[] encode() {
         byte[] d = new byte[BYTES];
-        Le.putU32(d, 0, MAGIC);
-        Le.putU16(d, 4, VERSION);
-        Le.putU16(d, 6, SECTIONS);
-        Le.putU64(d, 8, virtualCount);
+        LittleEndian.putU32(d, 0, MAGIC);
+        LittleEndian.putU16(d, 4, VERSION);
+        LittleEndian.putU16(d, 6, SECTIONS);
+        LittleEndian.putU64(d, 8, virtualCount);
         for (int r = 0; r < 2; r++) {
-            Le.putU64(d, 16 + 8 * r, counts[r]);
-            Le.putU64(d, 32 + 8 * r, extents[r]);
-            Le.putU64(d, 48 + 8 * r, terminalLengths[r]);
-            Le.putU64(d, 64 + 8 * r, universes[r]);
+            LittleEndian.putU64(d, 16 + 8 * r, counts[r]);
+            LittleEndian.putU64(d, 32 + 8 * r, extents[r]);
+            LittleEndian.putU64(d, 48 + 8 * r, terminalLengths[r]);
+            LittleEndian.putU64(d, 64 + 8 * r, universes[r]);
             d[80 + r] = (byte) lowWidths[r];
             d[82 + r] = (byte) (present[r] ? 1 : 0);
         }
@@ -96,8 +96,8 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         mainIndexId.toBytes(d, 120);
         secondaryId.toBytes(d, 136);
         for (int i = 0; i < SECTIONS; i++) {
-            Le.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
-            Le.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
+            LittleEndian.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
+            LittleEndian.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
         }
         return d;
     }
@@ -118,12 +118,12 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         int bitsPerUnit = env.unit().bitsPerUnit();
         c.require(bodyBytes >= BYTES, s.byteSize(), "body shorter than the 448-byte IX03 directory");
         c.require(env.extent() == bodyBytes * (8 / bitsPerUnit), 48, "envelope extent must be the body size in units");
-        int magic = (int) Le.u32(s, body);
+        int magic = (int) LittleEndian.u32(s, body);
         c.require(magic != MAGIC_IX02, body, "IX02 (single-route) index directories are not supported");
         c.require(magic == MAGIC, body, "bad index directory magic: expected \"IX03\"");
-        c.require(Le.u16(s, body + 4) == VERSION, body + 4, "IX03 directory version must be 3, found " + Le.u16(s, body + 4));
-        c.require(Le.u16(s, body + 6) == SECTIONS, body + 6, "IX03 section count must be 18, found " + Le.u16(s, body + 6));
-        long v = Le.u64(s, body + 8);
+        c.require(LittleEndian.u16(s, body + 4) == VERSION, body + 4, "IX03 directory version must be 3, found " + LittleEndian.u16(s, body + 4));
+        c.require(LittleEndian.u16(s, body + 6) == SECTIONS, body + 6, "IX03 section count must be 18, found " + LittleEndian.u16(s, body + 6));
+        long v = LittleEndian.u64(s, body + 8);
         long[] counts = new long[2];
         long[] extents = new long[2];
         long[] terminals = new long[2];
@@ -131,20 +131,20 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         int[] lows = new int[2];
         boolean[] present = new boolean[2];
         for (int r = 0; r < 2; r++) {
-            counts[r] = Le.u64(s, body + 16 + 8 * r);
-            extents[r] = Le.u64(s, body + 32 + 8 * r);
-            terminals[r] = Le.u64(s, body + 48 + 8 * r);
-            universes[r] = Le.u64(s, body + 64 + 8 * r);
-            lows[r] = Le.u8(s, body + 80 + r);
-            int flag = Le.u8(s, body + 82 + r);
+            counts[r] = LittleEndian.u64(s, body + 16 + 8 * r);
+            extents[r] = LittleEndian.u64(s, body + 32 + 8 * r);
+            terminals[r] = LittleEndian.u64(s, body + 48 + 8 * r);
+            universes[r] = LittleEndian.u64(s, body + 64 + 8 * r);
+            lows[r] = LittleEndian.u8(s, body + 80 + r);
+            int flag = LittleEndian.u8(s, body + 82 + r);
             c.require(flag <= 1, body + 82 + r, "target flag must be 0 or 1, found " + flag);
             present[r] = flag == 1;
         }
         for (long i = 84; i < 88; i++) {
-            c.require(Le.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+            c.require(LittleEndian.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
         }
         for (long i = 152; i < 160; i++) {
-            c.require(Le.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+            c.require(LittleEndian.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
         }
         ObjectId nativeId = id(s, body + 88);
         ObjectId mainNative = id(s, body + 104);
@@ -168,10 +168,10 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         int b = classBits(k);
         for (int r = 0; r < 2; r++) {
             long slot = body + DESCRIPTORS + 16L * fcSlot(r);
-            c.require(Long.compareUnsigned(extents[r], Long.MAX_VALUE / 8) <= 0 && lengths[fcSlot(r)] == Le.ceilDiv(extents[r] * bitsPerUnit, 8), slot + 8,
+            c.require(Long.compareUnsigned(extents[r], Long.MAX_VALUE / 8) <= 0 && lengths[fcSlot(r)] == LittleEndian.ceilDiv(extents[r] * bitsPerUnit, 8), slot + 8,
                     "route " + r + " FC section length disagrees with its extent");
             c.require(lows[r] <= 63, body + 80 + r, "route " + r + " Elias–Fano low width must be ≤ 63");
-            long n = Le.ceilDiv(counts[r], env.blockWidth()) + 1;
+            long n = LittleEndian.ceilDiv(counts[r], env.blockWidth()) + 1;
             c.require(universes[r] == extents[r], body + 64 + 8 * r, "route " + r + " Elias–Fano universe must equal its FC extent");
             c.require(counts[r] > 0 || (extents[r] == 0 && terminals[r] == 0), body + 32 + 8 * r, "empty route must have extent 0 and terminal length 0");
             c.require(Long.compareUnsigned(terminals[r], extents[r]) <= 0, body + 48 + 8 * r, "route " + r + " terminal key length exceeds its extent");
@@ -179,9 +179,9 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
             c.require(lengths[fcSlot(r) + 2] == 8 * EliasFano.highWords(universes[r], lows[r], n), slot + 40, "route " + r + " Elias–Fano high section size");
             c.require(lengths[fcSlot(r) + 3] == 16 * EliasFano.sampleCount(n), slot + 56, "route " + r + " Elias–Fano sample section size");
             c.require(lengths[fcSlot(r) + 4] % 8 == 0, slot + 72, "route " + r + " Elias–Fano sparse section is not whole words");
-            c.require(lengths[classSlot(r)] == 8 * Le.ceilDiv(g * b, 64), body + DESCRIPTORS + 16L * classSlot(r) + 8, "route " + r + " rank class section size");
-            c.require(lengths[checkpointSlot(r)] == 8 * Le.ceilDiv(g, 128), body + DESCRIPTORS + 16L * checkpointSlot(r) + 8, "route " + r + " rank checkpoint section size");
-            c.require(lengths[flagSlot(r)] == Le.ceilDiv(counts[r], 8), body + DESCRIPTORS + 16L * flagSlot(r) + 8, "route " + r + " false-borrow section size");
+            c.require(lengths[classSlot(r)] == 8 * LittleEndian.ceilDiv(g * b, 64), body + DESCRIPTORS + 16L * classSlot(r) + 8, "route " + r + " rank class section size");
+            c.require(lengths[checkpointSlot(r)] == 8 * LittleEndian.ceilDiv(g, 128), body + DESCRIPTORS + 16L * checkpointSlot(r) + 8, "route " + r + " rank checkpoint section size");
+            c.require(lengths[flagSlot(r)] == LittleEndian.ceilDiv(counts[r], 8), body + DESCRIPTORS + 16L * flagSlot(r) + 8, "route " + r + " false-borrow section size");
             c.require(lengths[cutSlot(r)] == 8 * g, body + DESCRIPTORS + 16L * cutSlot(r) + 8, "route " + r + " cut-LCP section size");
         }
         return new IndexDirectory(v, counts, extents, terminals, universes, lows, present,

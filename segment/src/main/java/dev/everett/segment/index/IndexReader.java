@@ -4,12 +4,12 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.bits.EliasFanoReader;
-import dev.everett.segment.fc.Coding;
 import dev.everett.segment.fc.FcStream;
-import dev.everett.segment.fc.Scan;
+import dev.everett.segment.fc.Framing;
+import dev.everett.segment.fc.FullScan;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.MappedFile;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -54,23 +54,23 @@ public final class IndexReader implements AutoCloseable {
         // damaged index could otherwise answer wrongly before verify() sees the damage. Index
         // files are small (about 1.14 bytes per occurrence of their catalog), so one CRC32C pass
         // at open costs little next to mapping the file.
-        Scan.bodyCrc(file, envelope, corruption);
+        FullScan.bodyCrc(file, envelope, corruption);
         this.directory = IndexDirectory.parse(corruption, file, envelope);
         this.k = envelope.groupSize();
         long body = Envelope.BYTES;
         long groups = IndexDirectory.groups(directory.virtualCount(), k);
         int bits = IndexDirectory.classBits(k);
-        Coding coding = Coding.borrowed(policy);
+        Framing framing = Framing.ofBorrowedKeys(policy);
         for (int r = 0; r < 2; r++) {
             long[] off = directory.offsets();
             int fc = IndexDirectory.fcSlot(r);
             long count = directory.counts()[r];
-            long n = Le.ceilDiv(count, envelope.blockWidth()) + 1;
+            long n = LittleEndian.ceilDiv(count, envelope.blockWidth()) + 1;
             EliasFanoReader ef = new EliasFanoReader(file, corruption, n, directory.universes()[r], directory.lowWidths()[r],
                     body + off[fc + 1], body + off[fc + 2], body + off[fc + 3], body + off[fc + 4], directory.lengths()[fc + 4]);
-            long start = coding.bitUnit() ? 8 * (body + off[fc]) : body + off[fc];
+            long start = framing.bitUnit() ? 8 * (body + off[fc]) : body + off[fc];
             FcStream stream = new FcStream(file, corruption, start, start + directory.extents()[r], ef, count,
-                    envelope.blockWidth(), 0, false, directory.terminalLengths()[r], body + 48 + 8L * r, coding);
+                    envelope.blockWidth(), 0, false, directory.terminalLengths()[r], body + 48 + 8L * r, framing);
             RankDirectory ranks = new RankDirectory(file, corruption, body + off[IndexDirectory.classSlot(r)],
                     body + off[IndexDirectory.checkpointSlot(r)], groups, bits, count);
             routes[r] = new Route(stream, ranks, body + off[IndexDirectory.flagSlot(r)], body + off[IndexDirectory.cutSlot(r)],
@@ -148,7 +148,7 @@ public final class IndexReader implements AutoCloseable {
 
     /** Bit LCP between route r's last borrow before cut g and the occurrence at the cut. */
     public long cut(int r, long g) {
-        return Le.u64(file, routes[r].cutsAt() + 8 * g);
+        return LittleEndian.u64(file, routes[r].cutsAt() + 8 * g);
     }
 
     public long cutOffset(int r, long g) {
@@ -165,23 +165,23 @@ public final class IndexReader implements AutoCloseable {
      * @return the number of borrowed keys walked
      */
     long verify() {
-        Scan.bodyCrc(file, envelope, corruption);
-        Scan.zeroGaps(file, corruption, IndexDirectory.BYTES, directory.offsets(), directory.lengths());
+        FullScan.bodyCrc(file, envelope, corruption);
+        FullScan.zeroGaps(file, corruption, IndexDirectory.BYTES, directory.offsets(), directory.lengths());
         long body = Envelope.BYTES;
         for (int r = 0; r < 2; r++) {
             Route route = routes[r];
             int fc = IndexDirectory.fcSlot(r);
-            if (route.stream().coding().bitUnit()) {
-                Scan.zeroBitPadding(file, corruption, body + directory.offsets()[fc], directory.extents()[r], "route " + r + " key stream");
+            if (route.stream().framing().bitUnit()) {
+                FullScan.zeroBitPadding(file, corruption, body + directory.offsets()[fc], directory.extents()[r], "route " + r + " key stream");
             }
-            EliasFano ef = Scan.walk(route.stream(), null, null);
+            EliasFano ef = FullScan.walk(route.stream(), null, null);
             long[] at = new long[4];
             long[] lengths = new long[4];
             for (int i = 0; i < 4; i++) {
                 at[i] = body + directory.offsets()[fc + 1 + i];
                 lengths[i] = directory.lengths()[fc + 1 + i];
             }
-            Scan.sameEliasFano(file, corruption, ef, directory.universes()[r], body + 64 + 8L * r, directory.lowWidths()[r], body + 80 + r, at, lengths);
+            FullScan.sameEliasFano(file, corruption, ef, directory.universes()[r], body + 64 + 8L * r, directory.lowWidths()[r], body + 80 + r, at, lengths);
         }
         long groups = groups();
         long v = virtualCount();
@@ -201,9 +201,9 @@ public final class IndexReader implements AutoCloseable {
             if (rebuilt[r].total() != routes[r].count()) {
                 throw corruption.at(body + 16 + 8L * r, "route " + r + " classes add up to " + rebuilt[r].total() + " but it holds " + routes[r].count() + " keys");
             }
-            Scan.sameWords(file, corruption, body + directory.offsets()[IndexDirectory.classSlot(r)], directory.lengths()[IndexDirectory.classSlot(r)],
+            FullScan.sameWords(file, corruption, body + directory.offsets()[IndexDirectory.classSlot(r)], directory.lengths()[IndexDirectory.classSlot(r)],
                     rebuilt[r].words(), "route " + r + " rank class word");
-            Scan.sameWords(file, corruption, body + directory.offsets()[IndexDirectory.checkpointSlot(r)], directory.lengths()[IndexDirectory.checkpointSlot(r)],
+            FullScan.sameWords(file, corruption, body + directory.offsets()[IndexDirectory.checkpointSlot(r)], directory.lengths()[IndexDirectory.checkpointSlot(r)],
                     rebuilt[r].checkpoints(), "route " + r + " rank checkpoint");
             long count = routes[r].count();
             if ((count & 7) != 0) {

@@ -1,7 +1,7 @@
 package dev.everett.segment.index;
 
 import dev.everett.segment.io.Corruption;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -42,9 +42,9 @@ public final class RankDirectory {
         long bit = g * bits;
         long wordAt = classes + 8 * (bit >>> 6);
         int shift = (int) (bit & 63);
-        long v = Le.u64(s, wordAt) >>> shift;
+        long v = LittleEndian.u64(s, wordAt) >>> shift;
         if (shift + bits > 64) {
-            v |= Le.u64(s, wordAt + 8) << (64 - shift);
+            v |= LittleEndian.u64(s, wordAt + 8) << (64 - shift);
         }
         return (int) (v & mask);
     }
@@ -55,7 +55,7 @@ public final class RankDirectory {
             return total;
         }
         long block = g >>> 7;
-        long r = Le.u64(s, checkpoints + 8 * block) + sumClasses(block << 7, g);
+        long r = LittleEndian.u64(s, checkpoints + 8 * block) + sumClasses(block << 7, g);
         if (Long.compareUnsigned(r, total) > 0) {
             throw corruption.at(checkpoints + 8 * block, "rank of group " + g + " exceeds the route's " + total + " borrowed keys");
         }
@@ -83,7 +83,7 @@ public final class RankDirectory {
         long end = to * bits;
         long r = 0;
         while (bit < end) {
-            long word = Le.u64(s, classes + 8 * (bit >>> 6));
+            long word = LittleEndian.u64(s, classes + 8 * (bit >>> 6));
             int shift = (int) (bit & 63);
             long take = Math.min(64 - shift, end - bit);
             word >>>= shift;

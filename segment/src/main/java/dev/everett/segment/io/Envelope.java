@@ -65,7 +65,7 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
 
     /** Body bytes implied by the extent: whole bytes for both units (bit files store bytes × 8). */
     long bodyBytes() {
-        return unit == Unit.BYTE ? extent : Le.ceilDiv(extent, 8);
+        return unit == Unit.BYTE ? extent : LittleEndian.ceilDiv(extent, 8);
     }
 
     long totalBytes() {
@@ -75,26 +75,26 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
     /** Encodes the header with both checksums; {@code body} is the whole body for the body CRC. */
     public byte[] encode() {
         byte[] h = new byte[BYTES];
-        Le.putU64(h, 0, kind.magic);
-        Le.putU16(h, 8, VERSION);
-        Le.putU16(h, 10, BYTES);
-        Le.putU32(h, 12, flags);
+        LittleEndian.putU64(h, 0, kind.magic);
+        LittleEndian.putU16(h, 8, VERSION);
+        LittleEndian.putU16(h, 10, BYTES);
+        LittleEndian.putU32(h, 12, flags);
         h[16] = (byte) unit.code();
         h[17] = CHECKSUM_CRC32C;
         h[18] = (byte) backspace.code();
-        Le.putU32(h, 20, blockWidth);
-        Le.putU64(h, 24, groupSize);
-        Le.putU64(h, 32, policyWidth);
-        Le.putU64(h, 40, commonWidth);
-        Le.putU64(h, 48, extent);
-        Le.putU64(h, 56, recordCount);
-        Le.putU32(h, BODY_CRC_OFFSET, Integer.toUnsignedLong(bodyCrc));
-        Le.putU64(h, 72, BYTES);
-        Le.putU64(h, 80, totalBytes());
-        Le.putU64(h, 88, backspace.parameter());
+        LittleEndian.putU32(h, 20, blockWidth);
+        LittleEndian.putU64(h, 24, groupSize);
+        LittleEndian.putU64(h, 32, policyWidth);
+        LittleEndian.putU64(h, 40, commonWidth);
+        LittleEndian.putU64(h, 48, extent);
+        LittleEndian.putU64(h, 56, recordCount);
+        LittleEndian.putU32(h, BODY_CRC_OFFSET, Integer.toUnsignedLong(bodyCrc));
+        LittleEndian.putU64(h, 72, BYTES);
+        LittleEndian.putU64(h, 80, totalBytes());
+        LittleEndian.putU64(h, 88, backspace.parameter());
         CRC32C crc = new CRC32C();
         crc.update(h, 0, BYTES);
-        Le.putU32(h, HEADER_CRC_OFFSET, crc.getValue());
+        LittleEndian.putU32(h, HEADER_CRC_OFFSET, crc.getValue());
         return h;
     }
 
@@ -107,7 +107,7 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
         Corruption c = new Corruption(file);
         long size = s.byteSize();
         c.require(size >= BYTES, size, "file shorter than the 96-byte envelope");
-        long magic = Le.u64(s, 0);
+        long magic = LittleEndian.u64(s, 0);
         Kind kind = null;
         for (Kind k : Kind.values()) {
             if (k.magic == magic) {
@@ -120,40 +120,40 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
             }
             throw c.at(0, "bad magic: not an Everett object (expected \"EVRT.KV\\0\" or \"EVRT.IX\\0\")");
         }
-        c.require(Le.u16(s, 8) == VERSION, 8, "envelope version must be 1, found " + Le.u16(s, 8));
-        c.require(Le.u16(s, 10) == BYTES, 10, "header length must be 96, found " + Le.u16(s, 10));
+        c.require(LittleEndian.u16(s, 8) == VERSION, 8, "envelope version must be 1, found " + LittleEndian.u16(s, 8));
+        c.require(LittleEndian.u16(s, 10) == BYTES, 10, "header length must be 96, found " + LittleEndian.u16(s, 10));
         CRC32C crc = new CRC32C();
         crc.update(s.asSlice(0, HEADER_CRC_OFFSET).asByteBuffer());
         crc.update(new byte[4]);
         crc.update(s.asSlice(HEADER_CRC_OFFSET + 4, BYTES - HEADER_CRC_OFFSET - 4).asByteBuffer());
-        long storedCrc = Le.u32(s, HEADER_CRC_OFFSET);
+        long storedCrc = LittleEndian.u32(s, HEADER_CRC_OFFSET);
         c.require(crc.getValue() == storedCrc, HEADER_CRC_OFFSET,
                 "header CRC32C mismatch: stored " + Long.toHexString(storedCrc) + ", computed " + Long.toHexString(crc.getValue()));
-        long flags = Le.u32(s, 12);
+        long flags = LittleEndian.u32(s, 12);
         c.require((flags & ~3L) == 0, 12, "unknown envelope flag bits 0x" + Long.toHexString(flags));
-        Unit unit = Unit.ofCode(Le.u8(s, 16));
-        c.require(unit != null, 16, "unit must be 0 (byte) or 1 (bit), found " + Le.u8(s, 16));
-        c.require(Le.u8(s, 17) == CHECKSUM_CRC32C, 17, "checksum kind must be 1 (CRC32C), found " + Le.u8(s, 17));
-        c.require(Le.u8(s, 19) == 0, 19, "reserved byte 19 must be 0");
-        int code = Le.u8(s, 18);
-        long param = Le.u64(s, 88);
+        Unit unit = Unit.ofCode(LittleEndian.u8(s, 16));
+        c.require(unit != null, 16, "unit must be 0 (byte) or 1 (bit), found " + LittleEndian.u8(s, 16));
+        c.require(LittleEndian.u8(s, 17) == CHECKSUM_CRC32C, 17, "checksum kind must be 1 (CRC32C), found " + LittleEndian.u8(s, 17));
+        c.require(LittleEndian.u8(s, 19) == 0, 19, "reserved byte 19 must be 0");
+        int code = LittleEndian.u8(s, 18);
+        long param = LittleEndian.u64(s, 88);
         c.require(code <= 1, 18, "backspace code must be 0 or 1, found " + code);
         c.require(code != 0 || Long.compareUnsigned(param, 63) <= 0, 88, "exponential-Golomb order must be ≤ 63, found " + Long.toUnsignedString(param));
         c.require(code != 1 || param != 0, 88, "Golomb modulus must be ≥ 1");
         c.require(code != 1 || param > 0, 88, "Golomb modulus beyond 2^63 is not supported");
         c.require(unit != Unit.BYTE || (code == 0 && param == 0), 18, "byte-unit files must record backspace (0, 0)");
         BackspaceCode backspace = new BackspaceCode(code, param);
-        long w = Le.u32(s, 20);
+        long w = LittleEndian.u32(s, 20);
         c.require(w != 0, 20, "block width W must not be 0");
-        long k = Le.u64(s, 24);
-        long policyWidth = Le.u64(s, 32);
-        long commonWidth = Le.u64(s, 40);
+        long k = LittleEndian.u64(s, 24);
+        long policyWidth = LittleEndian.u64(s, 32);
+        long commonWidth = LittleEndian.u64(s, 40);
         c.require((flags & FLAG_POLICY_WIDTH) != 0 || policyWidth == 0, 32, "policy width must be 0 when flag bit 0 is clear");
         c.require((flags & FLAG_COMMON_WIDTH) != 0 || commonWidth == 0, 40, "common width must be 0 when flag bit 1 is clear");
         // A u64 we cannot hold in a long would surface as a negative width (2^64 − 1 even as -1, "none").
         c.require(commonWidth >= 0, 40, "common value width " + Long.toUnsignedString(commonWidth) + " beyond 2^63 − 1 is not supported");
-        long extent = Le.u64(s, 48);
-        long count = Le.u64(s, 56);
+        long extent = LittleEndian.u64(s, 48);
+        long count = LittleEndian.u64(s, 56);
         if (kind == Kind.INDEX) {
             c.require((flags & FLAG_COMMON_WIDTH) != 0 && commonWidth == 0, 12, "index files must record common width present and 0");
         } else {
@@ -162,15 +162,15 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
         long effective = (flags & FLAG_COMMON_WIDTH) != 0 ? commonWidth : policyWidth;
         c.require(effective == 0 || Long.compareUnsigned(count, Long.divideUnsigned(extent, effective)) <= 0, 56,
                 "record count exceeds extent / value width");
-        c.require(Le.u64(s, 72) == BYTES, 72, "body offset must be 96, found " + Long.toUnsignedString(Le.u64(s, 72)));
+        c.require(LittleEndian.u64(s, 72) == BYTES, 72, "body offset must be 96, found " + Long.toUnsignedString(LittleEndian.u64(s, 72)));
         long bodyBytes = unit == Unit.BYTE ? extent : (extent >>> 3) + ((extent & 7) == 0 ? 0 : 1);
         c.require(bodyBytes >= 0 && bodyBytes <= Long.MAX_VALUE - BYTES, 48, "extent overflows the file size");
-        long total = Le.u64(s, 80);
+        long total = LittleEndian.u64(s, 80);
         c.require(total == BYTES + bodyBytes, 80, "total size field " + Long.toUnsignedString(total) + " disagrees with the extent (" + (BYTES + bodyBytes) + ")");
         c.require(size == total, Math.min(size, total), size < total ? "file truncated: " + size + " of " + total + " bytes" : "trailing bytes after " + total + " bytes");
         c.require(count >= 0, 56, "record count beyond 2^63 is not supported");
         return new Envelope(kind, (int) flags, unit, backspace, w, k, policyWidth, commonWidth, extent, count,
-                (int) Le.u32(s, BODY_CRC_OFFSET));
+                (int) LittleEndian.u32(s, BODY_CRC_OFFSET));
     }
 
     /** Checks that a well-formed envelope was written under {@code policy}. */

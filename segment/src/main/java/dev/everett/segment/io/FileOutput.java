@@ -142,7 +142,7 @@ public final class FileOutput {
     public void write(long[] words) throws IOException {
         byte[] tmp = new byte[8];
         for (long word : words) {
-            Le.putU64(tmp, 0, word);
+            LittleEndian.putU64(tmp, 0, word);
             write(tmp, 0, 8);
         }
     }

@@ -5,12 +5,12 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /** Little-endian, unaligned layouts for container integers, kept in one place. */
-public final class Le {
+public final class LittleEndian {
     public static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    private Le() {
+    private LittleEndian() {
     }
 
     public static long u64(MemorySegment s, long off) {

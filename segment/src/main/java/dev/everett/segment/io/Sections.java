@@ -21,10 +21,10 @@ public record Sections(long[] offsets, long[] lengths) {
         long end = directoryBytes;
         for (int i = 0; i < count; i++) {
             long at = body + descriptorsAt + 16L * i;
-            offsets[i] = Le.u64(s, at);
-            lengths[i] = Le.u64(s, at + 8);
-            if (offsets[i] != Le.align8(end)) {
-                throw c.at(at, "section " + i + " must start at " + Le.align8(end) + ", found " + Long.toUnsignedString(offsets[i]));
+            offsets[i] = LittleEndian.u64(s, at);
+            lengths[i] = LittleEndian.u64(s, at + 8);
+            if (offsets[i] != LittleEndian.align8(end)) {
+                throw c.at(at, "section " + i + " must start at " + LittleEndian.align8(end) + ", found " + Long.toUnsignedString(offsets[i]));
             }
             if (offsets[i] > bodyBytes || Long.compareUnsigned(lengths[i], bodyBytes - offsets[i]) > 0) {
                 throw c.at(at + 8, "section " + i + " runs past the end of the body");

@@ -32,12 +32,12 @@ final class BitCursor implements SegmentCursor {
     private long valueLength;
     private boolean tombstone;
 
-    BitCursor(Kv02Reader reader, Kv02Reader.Typed typed) {
+    BitCursor(NativeReader reader, NativeReader.Typed typed) {
         this.s = reader.file();
         this.corruption = reader.corruption();
         this.walker = typed.stream().bitWalker();
         this.value = new BitValue(BitValue.codec(reader.policy()));
-        this.pathBits = typed.stream().coding().pathBits();
+        this.pathBits = typed.stream().framing().pathBits();
     }
 
     @Override

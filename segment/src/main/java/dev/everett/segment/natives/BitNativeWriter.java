@@ -11,8 +11,8 @@ import dev.everett.segment.bits.BitOutput;
 import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.fc.BitFrame;
-import dev.everett.segment.fc.Coding;
 import dev.everett.segment.fc.FcStream;
+import dev.everett.segment.fc.Framing;
 import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
@@ -29,7 +29,7 @@ import java.util.HexFormat;
 
 /**
  * Streams sorted records into a bit-unit native file, KV02 or KV03 as the policy says; the
- * {@link Kv02Writer} a host holds delegates to it for bit-unit policies and keeps the writer's
+ * {@link NativeWriter} a host holds delegates to it for bit-unit policies and keeps the writer's
  * state machine (refusal poisons it).
  *
  * <p>Keys are the host's byte strings. Retention is the exact maximal shared prefix in bits
@@ -120,7 +120,7 @@ final class BitNativeWriter {
             }
             lcp = BitStrings.commonPrefixBits(previous, previousLength, key, keyLength);
         }
-        int path = kv03 ? Coding.KV03_PATH_BITS : 0;
+        int path = kv03 ? Framing.KV03_PATH_BITS : 0;
         long retained = count > 0 ? path + lcp : path;
         long length = path + 8L * keyLength;
         long previousBits = path + 8L * previousLength;
@@ -148,7 +148,7 @@ final class BitNativeWriter {
 
     /**
      * Appends a record whose framing the caller worked out (the native merger), as
-     * {@link Kv02Writer#appendEncoded} describes, in bits: it keeps {@code retained} bits of the
+     * {@link NativeWriter#appendEncoded} describes, in bits: it keeps {@code retained} bits of the
      * previous host key and adds {@code literalLength} bits from bit {@code literalAt} of
      * {@code literal}; the encoded value is the bit span {@code [valueAt, valueAt + valueLength)}
      * of {@code value}, copied as is. A KV03 sort code is not part of these counts: this adds it,
@@ -167,7 +167,7 @@ final class BitNativeWriter {
             throw new IllegalArgumentException("record " + count + " keeps " + retained + " of " + previousBits
                     + " bits and adds " + literalLength + ": not a strictly increasing key of whole bytes");
         }
-        int path = kv03 ? Coding.KV03_PATH_BITS : 0;
+        int path = kv03 ? Framing.KV03_PATH_BITS : 0;
         header(path + retained, path + previousBits, literalLength, valueLength);
         bits.writeBitsOf(literal, literalAt, literalLength);
         bits.writeBitsOf(value, valueAt, valueLength);
@@ -245,7 +245,7 @@ final class BitNativeWriter {
         }
         residuals[blockStarts.size()] = extent - count * stride;
         EliasFano ef = EliasFano.build(residuals, residuals.length);
-        int path = kv03 ? Coding.KV03_PATH_BITS : 0;
+        int path = kv03 ? Framing.KV03_PATH_BITS : 0;
         long terminal = count == 0 ? 0 : path + 8L * previousLength;
         long fcBytes = fc.position() - fcStart;
         NativeDirectory dir;
@@ -303,7 +303,7 @@ final class BitNativeWriter {
             long bytes = fc.position() - fcStart;
             MemorySegment old = out.channel().map(FileChannel.MapMode.READ_ONLY, fcStart, bytes, arena);
             FcStream stream = new FcStream(old, new Corruption(out.temp()), 0, extent, null, count, blockWidth, -1, true, 0, 0,
-                    Coding.natives(policy));
+                    Framing.ofNatives(policy));
             BitFrame frame = new BitFrame();
             frame.bind(stream);
             frame.pos = 0;

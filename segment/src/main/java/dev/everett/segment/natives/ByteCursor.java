@@ -2,20 +2,20 @@ package dev.everett.segment.natives;
 
 import dev.everett.api.SegmentCursor;
 import dev.everett.segment.fc.ByteFrame;
-import dev.everett.segment.fc.FcWalker;
+import dev.everett.segment.fc.ByteWalker;
 import dev.everett.segment.fc.OptionalValue;
 import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The host-facing forward cursor over a byte-unit KV02 file: an {@link FcWalker} over the
+ * The host-facing forward cursor over a byte-unit KV02 file: an {@link ByteWalker} over the
  * native stream plus the value grammar. Values are not copied; they are read in place from the
  * mapping. Stepping allocates nothing.
  */
-final class Kv02Cursor implements SegmentCursor {
+final class ByteCursor implements SegmentCursor {
     private final MemorySegment s;
     private final Corruption corruption;
-    private final FcWalker walker;
+    private final ByteWalker walker;
     private final boolean optional;
     private MemorySegment keyView;
     private byte[] keyViewArray;
@@ -23,11 +23,11 @@ final class Kv02Cursor implements SegmentCursor {
     private long valueLength;
     private boolean tombstone;
 
-    Kv02Cursor(Kv02Reader reader, Kv02Reader.Typed typed) {
+    ByteCursor(NativeReader reader, NativeReader.Typed typed) {
         this.s = reader.file();
         this.corruption = reader.corruption();
         this.optional = reader.optionalValues();
-        this.walker = typed.stream().walker();
+        this.walker = typed.stream().byteWalker();
     }
 
     @Override

@@ -3,7 +3,7 @@ package dev.everett.segment.natives;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.Sections;
 import java.lang.foreign.MemorySegment;
 
@@ -40,7 +40,7 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
         long[] offsets = new long[SECTIONS];
         long at = BYTES;
         for (int i = 0; i < SECTIONS; i++) {
-            offsets[i] = Le.align8(at);
+            offsets[i] = LittleEndian.align8(at);
             at = offsets[i] + lengths[i];
         }
         return new Kv02Directory(fcExtent, terminalLength, ef.universe(), ef.lowWidth(), offsets, lengths);
@@ -73,16 +73,16 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
 
     public byte[] encode() {
         byte[] d = new byte[BYTES];
-        Le.putU32(d, 0, MAGIC);
-        Le.putU16(d, 4, VERSION);
-        Le.putU16(d, 6, SECTIONS);
-        Le.putU64(d, 8, fcExtent);
-        Le.putU64(d, 16, terminalLength);
-        Le.putU64(d, 24, universe);
+        LittleEndian.putU32(d, 0, MAGIC);
+        LittleEndian.putU16(d, 4, VERSION);
+        LittleEndian.putU16(d, 6, SECTIONS);
+        LittleEndian.putU64(d, 8, fcExtent);
+        LittleEndian.putU64(d, 16, terminalLength);
+        LittleEndian.putU64(d, 24, universe);
         d[32] = (byte) lowWidth;
         for (int i = 0; i < SECTIONS; i++) {
-            Le.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
-            Le.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
+            LittleEndian.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
+            LittleEndian.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
         }
         return d;
     }
@@ -99,27 +99,27 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
         int bitsPerUnit = env.unit().bitsPerUnit();
         c.require(bodyBytes >= BYTES, s.byteSize(), "body shorter than the 128-byte KV02 directory");
         c.require(env.extent() == bodyBytes * (8 / bitsPerUnit), 48, "envelope extent must be the body size in units");
-        int magic = (int) Le.u32(s, body);
+        int magic = (int) LittleEndian.u32(s, body);
         c.require(magic != MAGIC_KV01, body, "KV01 (directory version 1) is not supported");
         c.require(magic != Kv03Directory.MAGIC || env.unit() == dev.everett.api.Unit.BIT, body, "a KV03 directory in a byte-unit file (KV03 is bit-unit only)");
         c.require(magic == MAGIC, body, "bad directory magic: expected \"KV02\"");
-        c.require(Le.u16(s, body + 4) == VERSION, body + 4, "KV02 directory version must be 2, found " + Le.u16(s, body + 4));
-        c.require(Le.u16(s, body + 6) == SECTIONS, body + 6, "KV02 section count must be 5, found " + Le.u16(s, body + 6));
-        long fcExtent = Le.u64(s, body + 8);
-        long terminal = Le.u64(s, body + 16);
-        long universe = Le.u64(s, body + 24);
-        int w = Le.u8(s, body + 32);
+        c.require(LittleEndian.u16(s, body + 4) == VERSION, body + 4, "KV02 directory version must be 2, found " + LittleEndian.u16(s, body + 4));
+        c.require(LittleEndian.u16(s, body + 6) == SECTIONS, body + 6, "KV02 section count must be 5, found " + LittleEndian.u16(s, body + 6));
+        long fcExtent = LittleEndian.u64(s, body + 8);
+        long terminal = LittleEndian.u64(s, body + 16);
+        long universe = LittleEndian.u64(s, body + 24);
+        int w = LittleEndian.u8(s, body + 32);
         for (int i = 33; i < DESCRIPTORS; i++) {
-            c.require(Le.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+            c.require(LittleEndian.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
         }
         Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
         long[] offsets = sections.offsets();
         long[] lengths = sections.lengths();
-        c.require(Long.compareUnsigned(fcExtent, Long.MAX_VALUE / 8) <= 0 && lengths[FC] == Le.ceilDiv(fcExtent * bitsPerUnit, 8), body + 8,
+        c.require(Long.compareUnsigned(fcExtent, Long.MAX_VALUE / 8) <= 0 && lengths[FC] == LittleEndian.ceilDiv(fcExtent * bitsPerUnit, 8), body + 8,
                 "FC section length " + lengths[FC] + " disagrees with the FC extent " + Long.toUnsignedString(fcExtent));
         c.require(w <= 63, body + 32, "Elias–Fano low width must be ≤ 63, found " + w);
         long count = env.recordCount();
-        long n = Le.ceilDiv(count, env.blockWidth()) + 1;
+        long n = LittleEndian.ceilDiv(count, env.blockWidth()) + 1;
         c.require(Long.compareUnsigned(n, 1L << 56) < 0, 56, "record count too large for the block directory");
         c.require(lengths[LOW] == 8 * EliasFano.lowWords(n, w), body + DESCRIPTORS + 16 * LOW + 8, "Elias–Fano low section size disagrees with n and w");
         c.require(Long.compareUnsigned(universe >>> w, Long.MAX_VALUE / 2) < 0 && lengths[HIGH] == 8 * EliasFano.highWords(universe, w, n),

@@ -1,10 +1,10 @@
 package dev.everett.segment.natives;
 
 import dev.everett.segment.bits.EliasFano;
-import dev.everett.segment.fc.Coding;
+import dev.everett.segment.fc.Framing;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.Sections;
 import java.lang.foreign.MemorySegment;
 
@@ -42,12 +42,12 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
 
     /** Lays out the sections after the directory, for a file with or without records. */
     public static Kv03Directory layout(long extent, long terminalLength, EliasFano ef, boolean records) {
-        long[] lengths = {Le.ceilDiv(extent, 8), 8L * ef.low().length, 8L * ef.high().length, 8L * ef.samples().length,
+        long[] lengths = {LittleEndian.ceilDiv(extent, 8), 8L * ef.low().length, 8L * ef.high().length, 8L * ef.samples().length,
                 8L * ef.sparse().length, records ? 1 : 0, records ? 16 : 8, 0};
         long[] offsets = new long[SECTIONS];
         long at = BYTES;
         for (int i = 0; i < SECTIONS; i++) {
-            offsets[i] = Le.align8(at);
+            offsets[i] = LittleEndian.align8(at);
             at = offsets[i] + lengths[i];
         }
         return new Kv03Directory(extent, terminalLength, ef.universe(), records ? 1 : 0, 0, ef.lowWidth(), offsets, lengths);
@@ -90,18 +90,18 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
 
     public byte[] encode() {
         byte[] d = new byte[BYTES];
-        Le.putU32(d, 0, MAGIC);
-        Le.putU16(d, 4, VERSION);
-        Le.putU16(d, 6, SECTIONS);
-        Le.putU64(d, 8, fcExtent);
-        Le.putU64(d, 16, terminalLength);
-        Le.putU64(d, 24, universe);
-        Le.putU64(d, 32, dictionaryBits);
-        Le.putU64(d, 40, seedBits);
+        LittleEndian.putU32(d, 0, MAGIC);
+        LittleEndian.putU16(d, 4, VERSION);
+        LittleEndian.putU16(d, 6, SECTIONS);
+        LittleEndian.putU64(d, 8, fcExtent);
+        LittleEndian.putU64(d, 16, terminalLength);
+        LittleEndian.putU64(d, 24, universe);
+        LittleEndian.putU64(d, 32, dictionaryBits);
+        LittleEndian.putU64(d, 40, seedBits);
         d[48] = (byte) lowWidth;
         for (int i = 0; i < SECTIONS; i++) {
-            Le.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
-            Le.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
+            LittleEndian.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
+            LittleEndian.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
         }
         return d;
     }
@@ -119,27 +119,27 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
         c.require(env.unit() == dev.everett.api.Unit.BIT, 16, "KV03 files are bit-unit only");
         c.require(bodyBytes >= BYTES, s.byteSize(), "body shorter than the 192-byte KV03 directory");
         c.require(env.extent() == bodyBytes * 8, 48, "envelope extent must be the body size in bits");
-        int magic = (int) Le.u32(s, body);
+        int magic = (int) LittleEndian.u32(s, body);
         c.require(magic == MAGIC, body, "bad directory magic: expected \"KV03\"");
-        c.require(Le.u16(s, body + 4) == VERSION, body + 4, "KV03 directory version must be 3, found " + Le.u16(s, body + 4));
-        c.require(Le.u16(s, body + 6) == SECTIONS, body + 6, "KV03 section count must be 8, found " + Le.u16(s, body + 6));
-        long extent = Le.u64(s, body + 8);
-        long terminal = Le.u64(s, body + 16);
-        long universe = Le.u64(s, body + 24);
-        long dictBits = Le.u64(s, body + 32);
-        long seedBits = Le.u64(s, body + 40);
-        int w = Le.u8(s, body + 48);
+        c.require(LittleEndian.u16(s, body + 4) == VERSION, body + 4, "KV03 directory version must be 3, found " + LittleEndian.u16(s, body + 4));
+        c.require(LittleEndian.u16(s, body + 6) == SECTIONS, body + 6, "KV03 section count must be 8, found " + LittleEndian.u16(s, body + 6));
+        long extent = LittleEndian.u64(s, body + 8);
+        long terminal = LittleEndian.u64(s, body + 16);
+        long universe = LittleEndian.u64(s, body + 24);
+        long dictBits = LittleEndian.u64(s, body + 32);
+        long seedBits = LittleEndian.u64(s, body + 40);
+        int w = LittleEndian.u8(s, body + 48);
         for (int i = 49; i < DESCRIPTORS; i++) {
-            c.require(Le.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+            c.require(LittleEndian.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
         }
         Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
         long[] offsets = sections.offsets();
         long[] lengths = sections.lengths();
-        c.require(Long.compareUnsigned(extent, Long.MAX_VALUE - 7) <= 0 && lengths[FC] == Le.ceilDiv(extent, 8), body + 8,
+        c.require(Long.compareUnsigned(extent, Long.MAX_VALUE - 7) <= 0 && lengths[FC] == LittleEndian.ceilDiv(extent, 8), body + 8,
                 "payload section length " + lengths[FC] + " disagrees with the extent of " + Long.toUnsignedString(extent) + " bits");
         c.require(w <= 63, body + 48, "Elias–Fano low width must be ≤ 63, found " + w);
         long count = env.recordCount();
-        long blocks = Le.ceilDiv(count, env.blockWidth());
+        long blocks = LittleEndian.ceilDiv(count, env.blockWidth());
         long n = blocks + 1;
         c.require(Long.compareUnsigned(n, 1L << 56) < 0, 56, "record count too large for the block directory");
         long desc = body + DESCRIPTORS;
@@ -152,17 +152,17 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
         c.require(lengths[DICTIONARY_OFFSETS] % 8 == 0 && lengths[DICTIONARY_OFFSETS] >= 8, desc + 16 * DICTIONARY_OFFSETS + 8,
                 "dictionary offsets must be at least one whole word");
         long sorts = lengths[DICTIONARY_OFFSETS] / 8 - 1;
-        c.require(Long.compareUnsigned(dictBits, Long.MAX_VALUE - 7) <= 0 && lengths[DICTIONARY] == Le.ceilDiv(dictBits, 8), body + 32,
+        c.require(Long.compareUnsigned(dictBits, Long.MAX_VALUE - 7) <= 0 && lengths[DICTIONARY] == LittleEndian.ceilDiv(dictBits, 8), body + 32,
                 "dictionary section length " + lengths[DICTIONARY] + " disagrees with its " + Long.toUnsignedString(dictBits) + " bits");
         c.require((count > 0) == (sorts > 0), desc + 16 * DICTIONARY_OFFSETS + 8,
                 count > 0 ? "a file with records must list its sort codes" : "a file without records must have an empty dictionary");
         c.require(sorts <= 1, desc + 16 * DICTIONARY_OFFSETS + 8, "the dictionary lists " + sorts + " sorts but the string policy has one");
         long offsetsAt = body + offsets[DICTIONARY_OFFSETS];
-        c.require(Le.u64(s, offsetsAt) == 0, offsetsAt, "the first dictionary offset must be 0");
+        c.require(LittleEndian.u64(s, offsetsAt) == 0, offsetsAt, "the first dictionary offset must be 0");
         if (sorts == 1) {
-            c.require(Le.u64(s, offsetsAt + 8) == dictBits, offsetsAt + 8, "the last dictionary offset must be the dictionary's length");
-            c.require(dictBits == Coding.KV03_PATH_BITS, body + 32, "the string policy's sort code is 1 bit, the dictionary holds " + Long.toUnsignedString(dictBits));
-            int code = Le.u8(s, body + offsets[DICTIONARY]);
+            c.require(LittleEndian.u64(s, offsetsAt + 8) == dictBits, offsetsAt + 8, "the last dictionary offset must be the dictionary's length");
+            c.require(dictBits == Framing.KV03_PATH_BITS, body + 32, "the string policy's sort code is 1 bit, the dictionary holds " + Long.toUnsignedString(dictBits));
+            int code = LittleEndian.u8(s, body + offsets[DICTIONARY]);
             c.require((code & 0x80) == 0, body + offsets[DICTIONARY], "sort code 1 (the undefined sort) in the dictionary");
             c.require(code == 0, body + offsets[DICTIONARY], "dictionary padding bits must be 0");
         } else {
@@ -170,7 +170,7 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
         }
         int seedWidth = sorts < 2 ? 0 : 64 - Long.numberOfLeadingZeros(sorts - 1);
         c.require(seedBits == blocks * seedWidth, body + 40, "seed vector of " + Long.toUnsignedString(seedBits) + " bits, expected " + blocks * seedWidth);
-        c.require(lengths[SEEDS] == Le.ceilDiv(seedBits, 8), desc + 16 * SEEDS + 8, "seed section length disagrees with its bit count");
+        c.require(lengths[SEEDS] == LittleEndian.ceilDiv(seedBits, 8), desc + 16 * SEEDS + 8, "seed section length disagrees with its bit count");
         // Metadata.
         if (count == 0) {
             c.require(extent == 0 && terminal == 0, body + 8, "an empty file must have extent 0 and terminal length 0");

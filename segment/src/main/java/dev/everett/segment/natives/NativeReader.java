@@ -15,14 +15,14 @@ import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.bits.EliasFanoReader;
 import dev.everett.segment.fc.BitValue;
-import dev.everett.segment.fc.Coding;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
+import dev.everett.segment.fc.Framing;
+import dev.everett.segment.fc.FullScan;
 import dev.everett.segment.fc.OptionalValue;
-import dev.everett.segment.fc.Scan;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.MappedFile;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -35,7 +35,7 @@ import java.nio.file.Path;
  * {@link IllegalStateException} from the closed arena: the mapping cannot be touched once it is
  * gone. The policy's format must match the file's directory magic.
  */
-public final class Kv02Reader implements SegmentReader {
+public final class NativeReader implements SegmentReader {
     private final Path path;
     private final Policy policy;
     private final Arena arena;
@@ -54,7 +54,7 @@ public final class Kv02Reader implements SegmentReader {
     public record Typed(NativeDirectory directory, EliasFanoReader offsets, long fcStart, long fcEnd, FcStream stream) {
     }
 
-    private Kv02Reader(Path path, Policy policy, Arena arena, MemorySegment file, Envelope envelope) {
+    private NativeReader(Path path, Policy policy, Arena arena, MemorySegment file, Envelope envelope) {
         this.path = path;
         this.policy = policy;
         this.arena = arena;
@@ -63,7 +63,7 @@ public final class Kv02Reader implements SegmentReader {
         this.corruption = new Corruption(path);
     }
 
-    public static Kv02Reader open(Path path, Policy policy, OpenMode mode) throws IOException {
+    public static NativeReader open(Path path, Policy policy, OpenMode mode) throws IOException {
         Arena arena = Arena.ofShared();
         try {
             MemorySegment mapped = MappedFile.readOnly(path, arena);
@@ -71,7 +71,7 @@ public final class Kv02Reader implements SegmentReader {
             checkKind(path, env);
             env.requirePolicy(path, policy);
             checkFormat(path, mapped, env, policy);
-            Kv02Reader reader = new Kv02Reader(path, policy, arena, mapped, env);
+            NativeReader reader = new NativeReader(path, policy, arena, mapped, env);
             if (mode == OpenMode.TYPED) {
                 reader.typed();
             }
@@ -98,7 +98,7 @@ public final class Kv02Reader implements SegmentReader {
         if (s.byteSize() < Envelope.BYTES + 4) {
             return;
         }
-        int magic = (int) Le.u32(s, Envelope.BYTES);
+        int magic = (int) LittleEndian.u32(s, Envelope.BYTES);
         SegmentFormat found = magic == Kv02Directory.MAGIC ? SegmentFormat.KV02
                 : magic == Kv03Directory.MAGIC && env.unit() == Unit.BIT ? SegmentFormat.KV03 : null;
         if (found != null && found != policy.format()) {
@@ -117,16 +117,16 @@ public final class Kv02Reader implements SegmentReader {
                             ? Kv03Directory.parse(corruption, file, envelope)
                             : Kv02Directory.parse(corruption, file, envelope);
                     long body = Envelope.BYTES;
-                    long n = Le.ceilDiv(envelope.recordCount(), envelope.blockWidth()) + 1;
+                    long n = LittleEndian.ceilDiv(envelope.recordCount(), envelope.blockWidth()) + 1;
                     EliasFanoReader ef = new EliasFanoReader(file, corruption, n, d.universe(), d.lowWidth(),
                             body + d.offsets()[NativeDirectory.LOW], body + d.offsets()[NativeDirectory.HIGH],
                             body + d.offsets()[NativeDirectory.SAMPLES], body + d.offsets()[NativeDirectory.SPARSE],
                             d.lengths()[NativeDirectory.SPARSE]);
                     long fcStart = body + d.offsets()[NativeDirectory.FC];
-                    Coding coding = Coding.natives(policy);
-                    long start = coding.bitUnit() ? 8 * fcStart : fcStart;
+                    Framing framing = Framing.ofNatives(policy);
+                    long start = framing.bitUnit() ? 8 * fcStart : fcStart;
                     FcStream stream = new FcStream(file, corruption, start, start + d.fcExtent(), ef, envelope.recordCount(),
-                            envelope.blockWidth(), envelope.commonWidthOrNone(), true, d.terminalLength(), body + d.terminalField(), coding);
+                            envelope.blockWidth(), envelope.commonWidthOrNone(), true, d.terminalLength(), body + d.terminalField(), framing);
                     t = new Typed(d, ef, fcStart, fcStart + d.lengths()[NativeDirectory.FC], stream);
                     typed = t;
                 }
@@ -158,7 +158,7 @@ public final class Kv02Reader implements SegmentReader {
 
     /** Bits of sort code in front of each logical key: 1 for KV03, else 0. */
     public int pathBits() {
-        return Coding.natives(policy).pathBits();
+        return Framing.ofNatives(policy).pathBits();
     }
 
     /** A value decoder for this bit-unit file's grammar and format. */
@@ -193,7 +193,7 @@ public final class Kv02Reader implements SegmentReader {
 
     @Override
     public SegmentCursor cursor() {
-        return bitUnit() ? new BitCursor(this, typed()) : new Kv02Cursor(this, typed());
+        return bitUnit() ? new BitCursor(this, typed()) : new ByteCursor(this, typed());
     }
 
     @Override
@@ -228,7 +228,7 @@ public final class Kv02Reader implements SegmentReader {
     private RecordLocation bitRecordAt(long ordinal, Frame f) {
         int path = pathBits();
         long keyBits = f.keyLength() - path;
-        byte[] suffix = new byte[Math.toIntExact(Le.ceilDiv(f.suffixLength, 8))];
+        byte[] suffix = new byte[Math.toIntExact(LittleEndian.ceilDiv(f.suffixLength, 8))];
         BitStrings.copy(file, f.suffixAt, suffix, 0, f.suffixLength);
         BitValue v = bitValue();
         v.decode(file, corruption, f.valueAt, f.valueLength);
@@ -240,28 +240,28 @@ public final class Kv02Reader implements SegmentReader {
     public VerifyReport verify() {
         Typed t = typed();
         NativeDirectory d = t.directory();
-        Scan.bodyCrc(file, envelope, corruption);
-        Scan.zeroGaps(file, corruption, d.bytes(), d.offsets(), d.lengths());
+        FullScan.bodyCrc(file, envelope, corruption);
+        FullScan.zeroGaps(file, corruption, d.bytes(), d.offsets(), d.lengths());
         long body = Envelope.BYTES;
-        Scan.RecordCheck values;
+        FullScan.RecordCheck values;
         if (bitUnit()) {
-            Scan.zeroBitPadding(file, corruption, body + d.offsets()[NativeDirectory.FC], d.fcExtent(), "record stream");
+            FullScan.zeroBitPadding(file, corruption, body + d.offsets()[NativeDirectory.FC], d.fcExtent(), "record stream");
             BitValue v = bitValue();
             values = f -> v.decode(file, corruption, f.valueAt, f.valueLength);
         } else {
             values = optionalValues() ? f -> OptionalValue.isTombstone(file, corruption, f.valueAt, f.valueLength) : null;
         }
         long[] nonCanonical = new long[1];
-        EliasFano canonical = Scan.walk(t.stream(), nonCanonical, values);
+        EliasFano canonical = FullScan.walk(t.stream(), nonCanonical, values);
         long[] at = new long[4];
         long[] lengths = new long[4];
         for (int i = 0; i < 4; i++) {
             at[i] = body + d.offsets()[NativeDirectory.LOW + i];
             lengths[i] = d.lengths()[NativeDirectory.LOW + i];
         }
-        Scan.sameEliasFano(file, corruption, canonical, d.universe(), body + d.universeField(), d.lowWidth(), body + d.lowWidthField(), at, lengths);
+        FullScan.sameEliasFano(file, corruption, canonical, d.universe(), body + d.universeField(), d.lowWidth(), body + d.lowWidthField(), at, lengths);
         long count = envelope.recordCount();
-        return new VerifyReport(count, Le.ceilDiv(count, envelope.blockWidth()), nonCanonical[0] < 0, nonCanonical[0]);
+        return new VerifyReport(count, LittleEndian.ceilDiv(count, envelope.blockWidth()), nonCanonical[0] < 0, nonCanonical[0]);
     }
 
     @Override
@@ -273,7 +273,7 @@ public final class Kv02Reader implements SegmentReader {
 
     @Override
     public String toString() {
-        return "Kv02Reader[" + path + ", " + recordCount() + " records]";
+        return "NativeReader[" + path + ", " + recordCount() + " records]";
     }
 
     /** For tests: a corruption error attributed to this file. */

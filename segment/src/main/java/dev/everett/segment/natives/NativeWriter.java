@@ -34,7 +34,7 @@ import java.util.HexFormat;
  * Elias–Fano directory is built at {@link #finish()}. Retention is the exact maximal shared
  * prefix, so the output is canonical.
  */
-public final class Kv02Writer implements SegmentWriter {
+public final class NativeWriter implements SegmentWriter {
     private static final long FC_START = Envelope.BYTES + Kv02Directory.BYTES;
     private static final HexFormat HEX = HexFormat.of();
 
@@ -63,7 +63,7 @@ public final class Kv02Writer implements SegmentWriter {
     /** Bit-unit policies (KV02 bit, KV03): the writer that encodes, this one keeps the state. */
     private final BitNativeWriter bits;
 
-    public Kv02Writer(Path target, Policy policy, CommonWidthRule rule) throws IOException {
+    public NativeWriter(Path target, Policy policy, CommonWidthRule rule) throws IOException {
         this.policy = policy;
         this.rule = rule;
         this.blockWidth = policy.blockWidth();

@@ -173,12 +173,12 @@ public final class MappedObjectStore implements ObjectStore {
 
         @Override
         public SegmentReader natives() {
-            return bottom.natives;
+            return bottom.nativeReader;
         }
 
         @Override
         public SeekCursor cursor(KeyRange range) {
-            return new SegmentSeekCursor(cascade, new KeyMaterialiser(path), path.size() - 1, bottom.natives, range);
+            return new SegmentSeekCursor(cascade, new KeyMaterialiser(path), path.size() - 1, bottom.nativeReader, range);
         }
     }
 }

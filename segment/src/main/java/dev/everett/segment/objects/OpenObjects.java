@@ -11,8 +11,8 @@ import dev.everett.segment.index.IndexBuilder;
 import dev.everett.segment.index.IndexDirectory;
 import dev.everett.segment.index.IndexReader;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.natives.Kv02Reader;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeReader;
+import dev.everett.segment.natives.NativeWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -32,7 +32,7 @@ import java.util.function.Supplier;
 public final class OpenObjects implements AutoCloseable {
     private final Path root;
     private final Policy policy;
-    private final Map<ObjectId, Kv02Reader> natives = new HashMap<>();
+    private final Map<ObjectId, NativeReader> natives = new HashMap<>();
     private final Map<ObjectId, IndexReader> indexes = new HashMap<>();
     private final Map<ObjectId, KeyFilter> filters = new HashMap<>();
     private final FilterPolicy filterPolicy;
@@ -84,16 +84,16 @@ public final class OpenObjects implements AutoCloseable {
     }
 
     /** A writer for a new native object; the caller finishes it. */
-    public Kv02Writer newNative(ObjectId id, CommonWidthRule rule) throws IOException {
+    public NativeWriter newNative(ObjectId id, CommonWidthRule rule) throws IOException {
         Path p = nativePath(id);
         Files.createDirectories(p.getParent());
-        return new Kv02Writer(p, policy, rule);
+        return new NativeWriter(p, policy, rule);
     }
 
-    synchronized Kv02Reader openNative(ObjectId id) throws IOException {
-        Kv02Reader r = natives.get(id);
+    synchronized NativeReader openNative(ObjectId id) throws IOException {
+        NativeReader r = natives.get(id);
         if (r == null) {
-            r = Kv02Reader.open(nativePath(id), policy, OpenMode.TYPED);
+            r = NativeReader.open(nativePath(id), policy, OpenMode.TYPED);
             natives.put(id, r);
         }
         return r;
@@ -112,7 +112,7 @@ public final class OpenObjects implements AutoCloseable {
      * The key filter of native {@code id}, written first if the store keeps filters and it has
      * none yet; null for an empty native (nothing to filter) or when the store keeps no filters.
      */
-    public synchronized KeyFilter filter(ObjectId id, Kv02Reader n) throws IOException {
+    public synchronized KeyFilter filter(ObjectId id, NativeReader n) throws IOException {
         if (!filterPolicy.enabled() || n.recordCount() == 0) {
             return null;
         }
@@ -141,8 +141,8 @@ public final class OpenObjects implements AutoCloseable {
 
     /** As {@link #index(ObjectId, Catalog, ObjectId)}, under the given index identity. */
     public Catalog index(ObjectId nativeId, Catalog main, ObjectId secondaryId, ObjectId indexId) throws IOException {
-        Kv02Reader n = openNative(nativeId);
-        Kv02Reader s = secondaryId == null ? null : openNative(secondaryId);
+        NativeReader n = openNative(nativeId);
+        NativeReader s = secondaryId == null ? null : openNative(secondaryId);
         Path p = indexPath(indexId);
         Files.createDirectories(p.getParent());
         new IndexBuilder(policy).build(p, nativeId, n, main, secondaryId, s);
@@ -157,7 +157,7 @@ public final class OpenObjects implements AutoCloseable {
     synchronized ObjectId emptyNative() throws IOException {
         if (emptyNative == null) {
             ObjectId id = freshId();
-            try (Kv02Writer w = newNative(id, CommonWidthRule.policy())) {
+            try (NativeWriter w = newNative(id, CommonWidthRule.policy())) {
                 w.finish();
             }
             emptyNative = id;
@@ -198,8 +198,8 @@ public final class OpenObjects implements AutoCloseable {
         IndexDirectory d = ix.directory();
         Catalog main = d.present()[0] ? openChain(d.mainNativeId(), d.mainIndexId(), seen, ix) : null;
         ObjectId sid = d.present()[1] ? d.secondaryId() : null;
-        Kv02Reader s = sid == null ? null : referenced(ix, 136, "secondary", sid, () -> openNative(sid));
-        Kv02Reader n = parent == null ? openNative(nativeId)
+        NativeReader s = sid == null ? null : referenced(ix, 136, "secondary", sid, () -> openNative(sid));
+        NativeReader n = parent == null ? openNative(nativeId)
                 : referenced(parent, 104, "main target native", nativeId, () -> openNative(nativeId));
         return new Catalog(nativeId, n, indexId, ix, main, sid, s);
     }
@@ -223,7 +223,7 @@ public final class OpenObjects implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        natives.values().forEach(Kv02Reader::close);
+        natives.values().forEach(NativeReader::close);
         indexes.values().forEach(IndexReader::close);
         filters.values().forEach(KeyFilter::close);
         natives.clear();

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.segment.io.Corruption;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -27,7 +27,7 @@ class EliasFanoTest {
         long at = 0;
         for (int i = 0; i < 4; i++) {
             offsets[i] = at;
-            MemorySegment.copy(sections[i], 0, seg, Le.U64, at, sections[i].length);
+            MemorySegment.copy(sections[i], 0, seg, LittleEndian.U64, at, sections[i].length);
             at += 8L * sections[i].length;
         }
         return new EliasFanoReader(seg, new Corruption(Path.of("ef")), ef.count(), ef.universe(), ef.lowWidth(),

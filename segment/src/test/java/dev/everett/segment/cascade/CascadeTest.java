@@ -9,7 +9,7 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.api.ValueGrammar;
 import dev.everett.segment.index.Catalog;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeWriter;
 import dev.everett.segment.objects.OpenObjects;
 import dev.everett.segment.testing.Profile;
 import dev.everett.segment.testing.Rec;
@@ -69,7 +69,7 @@ public class CascadeTest {
     /** Writes {@code recs} (sorted, tombstones as deletes) as a new native of {@code store}. */
     static ObjectId write(OpenObjects store, List<Rec> recs) throws Exception {
         ObjectId id = ObjectId.random();
-        try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
+        try (NativeWriter w = store.newNative(id, CommonWidthRule.policy())) {
             for (Rec r : recs) {
                 if (r.tombstone()) {
                     w.delete(r.key());

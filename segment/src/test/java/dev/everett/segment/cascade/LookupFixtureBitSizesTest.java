@@ -8,7 +8,7 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeWriter;
 import dev.everett.segment.objects.OpenObjects;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -70,7 +70,7 @@ class LookupFixtureBitSizesTest {
     /** The records of run {@code stride} (ordinals {@code i % stride == 0}) in key order. */
     static ObjectId run(OpenObjects store, byte[][] keys, int[] sorted, int stride) throws IOException {
         ObjectId id = ObjectId.random();
-        try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
+        try (NativeWriter w = store.newNative(id, CommonWidthRule.policy())) {
             for (int i : sorted) {
                 if (i % stride == 0) {
                     w.put(keys[i], LookupFixtureSizesTest.value(i));

@@ -7,7 +7,7 @@ import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.segment.index.Catalog;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeWriter;
 import dev.everett.segment.objects.OpenObjects;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +42,7 @@ class LookupFixtureSizesTest {
 
     static ObjectId run(OpenObjects store, int n, int stride) throws Exception {
         ObjectId id = ObjectId.random();
-        try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
+        try (NativeWriter w = store.newNative(id, CommonWidthRule.policy())) {
             for (long i = 0; i < n; i += stride) {
                 w.put(key(i), value(i));
             }

@@ -15,7 +15,7 @@ import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.KeyWalker;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexReader;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.objects.OpenObjects;
 import dev.everett.segment.testing.Profile;
 import dev.everett.segment.testing.Rec;
@@ -47,10 +47,10 @@ class RoutingCacheTest {
     private static long decodedBytes(Catalog c) {
         FcStream s = c.index.route(IndexReader.MAIN).stream();
         KeyWalker w = s.keys();
-        long bytes = 4 * (s.count() + 1) + 8 * s.count() + 8 * Le.ceilDiv(s.count(), RoutingCache.Samples.STRIDE)
-                + (s.coding().bitUnit() ? 4 * s.count() : 0);
+        long bytes = 4 * (s.count() + 1) + 8 * s.count() + 8 * LittleEndian.ceilDiv(s.count(), RoutingCache.Samples.STRIDE)
+                + (s.framing().bitUnit() ? 4 * s.count() : 0);
         while (w.next()) {
-            bytes += s.coding().bitUnit() ? BitStrings.bytes(w.keyUnits()) : w.keyUnits();
+            bytes += s.framing().bitUnit() ? BitStrings.bytes(w.keyUnits()) : w.keyUnits();
         }
         return bytes;
     }
@@ -77,7 +77,7 @@ class RoutingCacheTest {
                 int empty = 0;
                 for (Catalog c = head; c.main != null; c = c.main) {
                     sizes.add(decodedBytes(c));
-                    empty += c.natives.recordCount() == 0 ? 1 : 0;
+                    empty += c.nativeReader.recordCount() == 0 ? 1 : 0;
                 }
                 String tag = profile + " round " + round + " K=" + k + " n=" + model.size() + " decoded sizes " + sizes;
                 assertTrue(empty >= 1, tag + ": a segment this large has a routing head");
@@ -173,7 +173,7 @@ class RoutingCacheTest {
         try (OpenObjects store = new OpenObjects(dir, policy)) {
             ObjectId id = CascadeTest.write(store, model);
             Catalog head = store.prepareHead(store.index(id, null, null), null);
-            assertEquals(head.natives.recordCount(), model.size());
+            assertEquals(head.nativeReader.recordCount(), model.size());
             assertNull(new Cascade(head).routing());
         }
     }

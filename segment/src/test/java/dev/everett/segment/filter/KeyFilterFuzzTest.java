@@ -10,8 +10,8 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.segment.cascade.CascadeTest;
-import dev.everett.segment.natives.Kv02Reader;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeReader;
+import dev.everett.segment.natives.NativeWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -48,7 +48,7 @@ class KeyFilterFuzzTest {
     private static final Fixture FIXTURE = fixture();
 
     /** The native, its keys and its valid filter's bytes. */
-    record Fixture(Path dir, Kv02Reader natives, List<byte[]> keys, byte[] valid) {
+    record Fixture(Path dir, NativeReader natives, List<byte[]> keys, byte[] valid) {
     }
 
     private static Fixture fixture() {
@@ -59,7 +59,7 @@ class KeyFilterFuzzTest {
             dir.toFile().deleteOnExit();
             List<byte[]> keys = new ArrayList<>();
             Path nat = dir.resolve("native.kv");
-            try (Kv02Writer w = new Kv02Writer(nat, Policy.defaultBytes(), CommonWidthRule.policy())) {
+            try (NativeWriter w = new NativeWriter(nat, Policy.defaultBytes(), CommonWidthRule.policy())) {
                 for (int i = 0; i < 300; i++) {
                     byte[] k = CascadeTest.structured(3L * i);
                     keys.add(k);
@@ -68,7 +68,7 @@ class KeyFilterFuzzTest {
                 w.finish();
             }
             nat.toFile().deleteOnExit();
-            Kv02Reader natives = Kv02Reader.open(nat, Policy.defaultBytes(), OpenMode.TYPED);
+            NativeReader natives = NativeReader.open(nat, Policy.defaultBytes(), OpenMode.TYPED);
             Path f = dir.resolve("valid.filter");
             KeyFilter.write(f, ID, natives, FilterPolicy.bloom(10));
             byte[] valid = Files.readAllBytes(f);

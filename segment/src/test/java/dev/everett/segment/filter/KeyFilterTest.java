@@ -19,7 +19,7 @@ import dev.everett.api.Policy;
 import dev.everett.api.SegmentWriter;
 import dev.everett.segment.EverettSegmentEngine;
 import dev.everett.segment.cascade.CascadeTest;
-import dev.everett.segment.natives.Kv02Reader;
+import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.testing.Profile;
 import dev.everett.segment.testing.RecordGen;
 import dev.everett.segment.testing.Seeds;
@@ -108,7 +108,7 @@ class KeyFilterTest {
                 ObjectId id = writeKeys(store, new ArrayList<>(present.keySet()));
                 IndexedSegment seg = store.indexSegment(id);
                 assertTrue(seg.filtered());
-                KeyFilter f = KeyFilter.open(id.path(root, ".filter"), id, (Kv02Reader) store.openNative(id));
+                KeyFilter f = KeyFilter.open(id.path(root, ".filter"), id, (NativeReader) store.openNative(id));
                 for (byte[] k : present.keySet()) {
                     assertTrue(f.mayContain(KeyHash.of(k, k.length)), "no false negatives");
                 }

@@ -6,8 +6,8 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentFormat;
 import dev.everett.api.ValueGrammar;
-import dev.everett.segment.natives.Kv02Reader;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeReader;
+import dev.everett.segment.natives.NativeWriter;
 import dev.everett.segment.objects.OpenObjects;
 import dev.everett.segment.testing.GoldenFiles;
 import dev.everett.segment.testing.Rec;
@@ -491,7 +491,7 @@ final class GoldenIndexFiles {
 
         ObjectId write(String role, List<Rec> recs) throws IOException {
             ObjectId id = next();
-            try (Kv02Writer w = store.newNative(id, CommonWidthRule.policy())) {
+            try (NativeWriter w = store.newNative(id, CommonWidthRule.policy())) {
                 for (Rec r : recs) {
                     if (r.tombstone()) {
                         w.delete(r.key());
@@ -549,7 +549,7 @@ final class GoldenIndexFiles {
                     // Every object the chain uses, in identity (= creation = build) order.
                     TreeMap<ObjectId, Object[]> objects = new TreeMap<>(Comparator.comparing(ObjectId::low));
                     for (Catalog c : catalogs) {
-                        objects.put(c.nativeId, new Object[] {Kind.NATIVE, c.natives});
+                        objects.put(c.nativeId, new Object[] {Kind.NATIVE, c.nativeReader});
                         objects.put(c.indexId, new Object[] {Kind.INDEX, c});
                         if (c.secondary != null) {
                             objects.put(c.secondaryId, new Object[] {Kind.NATIVE, c.secondary});
@@ -561,7 +561,7 @@ final class GoldenIndexFiles {
                         Map<String, Object> m = new LinkedHashMap<>();
                         m.put("chain", s.name());
                         if (e.getValue()[0] == Kind.NATIVE) {
-                            Kv02Reader r = (Kv02Reader) e.getValue()[1];
+                            NativeReader r = (NativeReader) e.getValue()[1];
                             String file = s.name() + "-" + role + ".kv";
                             Files.copy(b.store.nativePath(id), dir.resolve(file), StandardCopyOption.REPLACE_EXISTING);
                             String jsonl = s.name() + "-" + role + ".jsonl";

@@ -9,9 +9,9 @@ import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
 import dev.everett.segment.cascade.Cascade;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.natives.Kv02Directory;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeWriter;
 import dev.everett.segment.objects.OpenObjects;
 import dev.everett.segment.testing.GoldenFiles;
 import dev.everett.segment.testing.Rec;
@@ -69,7 +69,7 @@ class GoldenIndexTest {
             Map<ObjectId, Catalog> catalogs = new HashMap<>();
             for (GoldenIndexFiles.Obj o : chain.objects()) {
                 if (o.kind() == GoldenIndexFiles.Kind.NATIVE) {
-                    try (Kv02Writer w = store.newNative(o.id(), CommonWidthRule.policy())) {
+                    try (NativeWriter w = store.newNative(o.id(), CommonWidthRule.policy())) {
                         for (Rec r : chain.records().get(o.id())) {
                             if (r.tombstone()) {
                                 w.delete(r.key());
@@ -109,7 +109,7 @@ class GoldenIndexTest {
             for (GoldenIndexFiles.Level l : levels) {
                 assertEquals(l.index().id(), c.indexId, chain + " level " + l.index());
                 assertEquals(l.nativeObj().id(), c.nativeId);
-                assertEquals(l.nativeObj().records(), c.natives.recordCount());
+                assertEquals(l.nativeObj().records(), c.nativeReader.recordCount());
                 assertEquals(l.index().virtualCount(), c.virtualCount());
                 assertEquals(l.secondaryObj() == null ? ObjectId.NONE : l.secondaryObj().id(), c.secondaryId);
                 c = c.main;
@@ -260,8 +260,8 @@ class GoldenIndexTest {
         long[][] descriptors = {{448, 0}, {448, 0}, {448, 8}, {456, 16}, {472, 0}, {472, 0}, {472, 0}, {472, 8}, {480, 16},
                 {496, 0}, {496, 8}, {504, 8}, {512, 8}, {520, 8}, {528, 0}, {528, 0}, {528, 16}, {544, 16}};
         for (int s = 0; s < descriptors.length; s++) {
-            Le.putU64(b, 0x100 + 16 * s, descriptors[s][0]);
-            Le.putU64(b, 0x108 + 16 * s, descriptors[s][1]);
+            LittleEndian.putU64(b, 0x100 + 16 * s, descriptors[s][0]);
+            LittleEndian.putU64(b, 0x108 + 16 * s, descriptors[s][1]);
         }
         put(b, 0x220, "01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00");
         put(b, 0x230, "ff ff ff ff ff ff ff ff 01 00 00 00 00 00 00 00");

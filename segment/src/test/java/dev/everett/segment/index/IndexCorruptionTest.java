@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.natives.CorruptionTest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -151,7 +151,7 @@ class IndexCorruptionTest {
                     continue;
                 }
                 byte[] b = cases.original.clone();
-                Le.putU64(b, field, v);
+                LittleEndian.putU64(b, field, v);
                 cases.expectRepairedRefused(CorruptionTest.withCrcs(b), "u64 @" + field + " := " + Long.toUnsignedString(v) + ", CRCs repaired",
                         field < Envelope.BYTES);
             }
@@ -205,7 +205,7 @@ class IndexCorruptionTest {
                     int aligned = Envelope.BYTES + ((p - Envelope.BYTES) & ~7);
                     if (aligned + 8 <= b.length) {
                         long[] edges = {0, 1, -1, CorruptionTest.u64(b, aligned) + 1, CorruptionTest.u64(b, aligned) - 1, r.nextLong()};
-                        Le.putU64(b, aligned, edges[r.nextInt(edges.length)]);
+                        LittleEndian.putU64(b, aligned, edges[r.nextInt(edges.length)]);
                     }
                     what.append(" u64 @").append(aligned);
                 }

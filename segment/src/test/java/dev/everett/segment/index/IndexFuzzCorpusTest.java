@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.natives.CorruptionTest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -125,8 +125,8 @@ class IndexFuzzCorpusTest {
         String[] u64 = {"v", "count0", "count1", "extent0", "extent1", "terminal0", "terminal1", "universe0", "universe1"};
         for (int i = 0; i < u64.length; i++) {
             int at = BODY + 8 + 8 * i;
-            add(out, original, "dir-" + u64[i] + "-plus1", b -> Le.putU64(b, at, CorruptionTest.u64(b, at) + 1));
-            add(out, original, "dir-" + u64[i] + "-minus1", b -> Le.putU64(b, at, CorruptionTest.u64(b, at) - 1));
+            add(out, original, "dir-" + u64[i] + "-plus1", b -> LittleEndian.putU64(b, at, CorruptionTest.u64(b, at) + 1));
+            add(out, original, "dir-" + u64[i] + "-minus1", b -> LittleEndian.putU64(b, at, CorruptionTest.u64(b, at) - 1));
         }
         for (int r = 0; r < 2; r++) {
             int low = BODY + 80 + r;
@@ -146,14 +146,14 @@ class IndexFuzzCorpusTest {
         // Section descriptors.
         for (int s : new int[] {0, 2, 5, 10, 14, 17}) {
             int at = BODY + 160 + 16 * s;
-            add(out, original, "desc" + s + "-offset-plus8", b -> Le.putU64(b, at, CorruptionTest.u64(b, at) + 8));
-            add(out, original, "desc" + s + "-length-plus1", b -> Le.putU64(b, at + 8, CorruptionTest.u64(b, at + 8) + 1));
+            add(out, original, "desc" + s + "-offset-plus8", b -> LittleEndian.putU64(b, at, CorruptionTest.u64(b, at) + 8));
+            add(out, original, "desc" + s + "-length-plus1", b -> LittleEndian.putU64(b, at + 8, CorruptionTest.u64(b, at + 8) + 1));
         }
         // Envelope: policy fields (a valid header naming another policy), record count, sizes.
         add(out, original, "env-w-plus1", b -> b[20]++);
-        add(out, original, "env-k-15", b -> Le.putU64(b, 24, CorruptionTest.u64(b, 24) == 15 ? 7 : 15));
+        add(out, original, "env-k-15", b -> LittleEndian.putU64(b, 24, CorruptionTest.u64(b, 24) == 15 ? 7 : 15));
         add(out, original, "env-flags-no-common-width", b -> b[12] &= ~2);
-        add(out, original, "env-count-plus1", b -> Le.putU64(b, 56, CorruptionTest.u64(b, 56) + 1));
+        add(out, original, "env-count-plus1", b -> LittleEndian.putU64(b, 56, CorruptionTest.u64(b, 56) + 1));
         out.put("env-grown-8-zero-bytes", grown(original, 8));
         out.put("truncated-8", CorruptionTest.withCrcs(Arrays.copyOf(original, original.length - 8)));
         // Section bytes, where the section is not empty.
@@ -170,7 +170,7 @@ class IndexFuzzCorpusTest {
             add(out, original, names[s] + "-first-xor1", b -> b[first] ^= 1);
             add(out, original, names[s] + "-last-xor80", b -> b[last] ^= (byte) 0x80);
             if (len[s] >= 8 && s >= IndexDirectory.CLASSES) {
-                add(out, original, names[s] + "-word-max", b -> Le.putU64(b, first, -1L));
+                add(out, original, names[s] + "-word-max", b -> LittleEndian.putU64(b, first, -1L));
             }
         }
         // A gap byte between two sections, where there is one.
@@ -196,8 +196,8 @@ class IndexFuzzCorpusTest {
     /** Eight more body bytes with the envelope's extent and total size made to agree. */
     private static byte[] grown(byte[] original, int extra) {
         byte[] b = Arrays.copyOf(original, original.length + extra);
-        Le.putU64(b, 48, CorruptionTest.u64(b, 48) + extra);
-        Le.putU64(b, 80, CorruptionTest.u64(b, 80) + extra);
+        LittleEndian.putU64(b, 48, CorruptionTest.u64(b, 48) + extra);
+        LittleEndian.putU64(b, 80, CorruptionTest.u64(b, 80) + extra);
         return CorruptionTest.withCrcs(b);
     }
 }

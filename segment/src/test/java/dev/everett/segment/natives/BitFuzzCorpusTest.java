@@ -93,7 +93,7 @@ class BitFuzzCorpusTest {
             assertTrue(d.exact(), e.getKey());
             Policy p = d.policy().withGrammar(e.getKey().contains("raw") || e.getKey().contains("fixed") || e.getKey().contains("promised")
                     ? dev.everett.api.ValueGrammar.RAW : dev.everett.api.ValueGrammar.OPTIONAL);
-            try (Kv02Reader r = Kv02Reader.open(f, p, OpenMode.TYPED)) {
+            try (NativeReader r = NativeReader.open(f, p, OpenMode.TYPED)) {
                 r.verify();
             }
         }

@@ -20,7 +20,7 @@ import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueWidth;
 import dev.everett.api.VerifyReport;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.testing.Profile;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
@@ -103,9 +103,9 @@ class BitFuzzTest {
 
     /** TYPED: walk, probe, verify. HEADER: probe first (triggering the lazy typed check), then walk and verify. */
     private static Outcome read(Policy policy, boolean exact, OpenMode mode) throws IOException {
-        Kv02Reader reader;
+        NativeReader reader;
         try {
-            reader = Kv02Reader.open(INPUT, policy, mode);
+            reader = NativeReader.open(INPUT, policy, mode);
         } catch (CorruptSegmentException e) {
             return null;
         } catch (PolicyMismatchException e) {
@@ -137,7 +137,7 @@ class BitFuzzTest {
         }
     }
 
-    private static List<Rec> walkOrNull(Kv02Reader reader) {
+    private static List<Rec> walkOrNull(NativeReader reader) {
         try {
             return SegmentFixtures.walk(reader);
         } catch (CorruptSegmentException e) {
@@ -145,7 +145,7 @@ class BitFuzzTest {
         }
     }
 
-    private static List<RecordLocation> probe(Kv02Reader reader) {
+    private static List<RecordLocation> probe(NativeReader reader) {
         List<RecordLocation> out = new ArrayList<>();
         for (long ordinal : Kv02FuzzTest.probeOrdinals(reader.recordCount())) {
             try {
@@ -159,12 +159,12 @@ class BitFuzzTest {
         return out;
     }
 
-    private static void checkVerified(Kv02Reader reader, List<Rec> walked, List<RecordLocation> located, VerifyReport report) {
+    private static void checkVerified(NativeReader reader, List<Rec> walked, List<RecordLocation> located, VerifyReport report) {
         assertNotNull(walked, "verify() passed but the cursor walk found corruption");
         long count = reader.recordCount();
         assertEquals(count, walked.size(), "walked records vs the envelope count");
         assertEquals(count, report.records(), "verify report records");
-        assertEquals(Le.ceilDiv(count, reader.policy().blockWidth()), report.blocks(), "verify report blocks");
+        assertEquals(LittleEndian.ceilDiv(count, reader.policy().blockWidth()), report.blocks(), "verify report blocks");
         assertEquals(report.canonical(), report.firstNonCanonicalRecord() < 0, "canonical flag vs first non-canonical record");
         long[] ordinals = Kv02FuzzTest.probeOrdinals(count);
         Profile profile = Profile.of(reader.policy());
@@ -215,7 +215,7 @@ class BitFuzzTest {
         SegmentFormat other = policy.format() == SegmentFormat.KV03 ? SegmentFormat.KV02 : SegmentFormat.KV03;
         for (Policy p : List.of(policy.withBlockWidth(w == Integer.MAX_VALUE ? w - 1 : w + 1), policy.withFormat(other))) {
             for (OpenMode mode : OpenMode.values()) {
-                try (Kv02Reader r = Kv02Reader.open(INPUT, p, mode)) {
+                try (NativeReader r = NativeReader.open(INPUT, p, mode)) {
                     r.recordCount();
                     if (p.format() != policy.format()) {
                         // Without a readable magic the format is left to the typed check, which must refuse.
@@ -236,9 +236,9 @@ class BitFuzzTest {
         SegmentFixtures.write(REENCODED, policy, rule, read.records());
         // KV03 records the width its values have (or 0 / the promise without records); a valid
         // file recording none where its values agree is not what Everett's writer emits.
-        long discovered = KV02PropertyTest.expectedCommonWidth(policy, rule, read.records());
+        long discovered = NativePropertyTest.expectedCommonWidth(policy, rule, read.records());
         boolean widthCanonical = policy.format() != SegmentFormat.KV03 || policy.valueWidth().isFixed() || discovered == width;
-        try (Kv02Reader again = Kv02Reader.open(REENCODED, policy, OpenMode.TYPED)) {
+        try (NativeReader again = NativeReader.open(REENCODED, policy, OpenMode.TYPED)) {
             assertEquals(read.records(), SegmentFixtures.walk(again), "re-encoded records differ");
             assertTrue(again.verify().canonical(), "our writer produced a non-canonical file");
             assertEquals(widthCanonical ? width : discovered, again.commonValueWidth(), "re-encoded common width");

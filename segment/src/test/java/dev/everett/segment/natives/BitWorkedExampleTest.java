@@ -12,7 +12,7 @@ import dev.everett.api.RecordLocation;
 import dev.everett.api.SegmentFormat;
 import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
 import java.lang.foreign.ValueLayout;
@@ -98,9 +98,9 @@ public class BitWorkedExampleTest {
         assertEquals(hex(WorkedExampleTest.hex(KV03_FILE)), hex(b));
         assertEquals(376, info.fileBytes());
         assertEquals(-1, info.commonWidth());
-        assertEquals(0x40EBB8D9, (int) Le.u32(java.lang.foreign.MemorySegment.ofArray(b), 64));
-        assertEquals(0x8B370F27, (int) Le.u32(java.lang.foreign.MemorySegment.ofArray(b), 68));
-        try (Kv02Reader r = SegmentFixtures.open(file, Policy.stringPolicy())) {
+        assertEquals(0x40EBB8D9, (int) LittleEndian.u32(java.lang.foreign.MemorySegment.ofArray(b), 64));
+        assertEquals(0x8B370F27, (int) LittleEndian.u32(java.lang.foreign.MemorySegment.ofArray(b), 68));
+        try (NativeReader r = SegmentFixtures.open(file, Policy.stringPolicy())) {
             assertEquals(RECORDS, SegmentFixtures.walk(r));
             assertTrue(r.verify().canonical());
             Kv03Directory d = (Kv03Directory) r.typed().directory();
@@ -143,7 +143,7 @@ public class BitWorkedExampleTest {
         var info = SegmentFixtures.write(file, kv02Bits(), RECORDS);
         assertEquals(hex(WorkedExampleTest.hex(KV02_BIT_FILE)), hex(Files.readAllBytes(file)));
         assertEquals(288, info.fileBytes());
-        try (Kv02Reader r = SegmentFixtures.open(file, kv02Bits())) {
+        try (NativeReader r = SegmentFixtures.open(file, kv02Bits())) {
             assertEquals(RECORDS, SegmentFixtures.walk(r));
             assertTrue(r.verify().canonical());
             assertEquals(254, r.typed().directory().fcExtent());
@@ -170,9 +170,9 @@ public class BitWorkedExampleTest {
         Files.write(kv03, WorkedExampleTest.hex(KV03_FILE));
         Files.write(kv02, WorkedExampleTest.hex(KV02_BIT_FILE));
         for (OpenMode mode : OpenMode.values()) {
-            var e = assertThrows(PolicyMismatchException.class, () -> Kv02Reader.open(kv03, kv02Bits(), mode).close());
+            var e = assertThrows(PolicyMismatchException.class, () -> NativeReader.open(kv03, kv02Bits(), mode).close());
             assertEquals("segment format", e.field());
-            e = assertThrows(PolicyMismatchException.class, () -> Kv02Reader.open(kv02, Policy.stringPolicy(), mode).close());
+            e = assertThrows(PolicyMismatchException.class, () -> NativeReader.open(kv02, Policy.stringPolicy(), mode).close());
             assertEquals("segment format", e.field());
         }
     }
@@ -203,7 +203,7 @@ public class BitWorkedExampleTest {
             Path f = dir.resolve("damaged.kv");
             Files.write(f, Kv02FuzzTest.repairChecksums(b));
             assertThrows(dev.everett.api.CorruptSegmentException.class, () -> {
-                try (Kv02Reader r = Kv02Reader.open(f, Policy.stringPolicy(), OpenMode.TYPED)) {
+                try (NativeReader r = NativeReader.open(f, Policy.stringPolicy(), OpenMode.TYPED)) {
                     r.verify();
                 }
             }, d.what());
@@ -219,7 +219,7 @@ public class BitWorkedExampleTest {
         Files.write(f, Kv02FuzzTest.repairChecksums(b));
         for (OpenMode mode : OpenMode.values()) {
             assertThrows(dev.everett.api.CorruptSegmentException.class, () -> {
-                try (Kv02Reader r = Kv02Reader.open(f, Policy.defaultBytes(), mode)) {
+                try (NativeReader r = NativeReader.open(f, Policy.defaultBytes(), mode)) {
                     r.recordAt(0);
                 }
             });

@@ -16,7 +16,7 @@ import dev.everett.api.Unit;
 import dev.everett.api.ValueWidth;
 import dev.everett.api.VerifyReport;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.testing.GoldenFiles;
 import dev.everett.segment.testing.Profile;
 import dev.everett.segment.testing.Rec;
@@ -116,8 +116,8 @@ public class CorruptionTest {
                 Arrays.fill(b, p.original.length, b.length, fill);
                 p.expectRefused(b, extra + " trailing bytes of 0x" + Integer.toHexString(fill & 0xFF));
                 // Also with the envelope's extent and total size made to agree: the directory must object.
-                Le.putU64(b, 48, u64(b, 48) + extra);
-                Le.putU64(b, 80, u64(b, 80) + extra);
+                LittleEndian.putU64(b, 48, u64(b, 48) + extra);
+                LittleEndian.putU64(b, 80, u64(b, 80) + extra);
                 p.expectRefused(withCrcs(b), extra + " trailing bytes of 0x" + Integer.toHexString(fill & 0xFF) + ", envelope sizes and CRCs fixed");
             }
         }
@@ -188,7 +188,7 @@ public class CorruptionTest {
                     continue;
                 }
                 byte[] b = p.original.clone();
-                Le.putU64(b, field, v);
+                LittleEndian.putU64(b, field, v);
                 p.expectRefusedOrValid(repair(b, field), "u64 @" + field + " := " + Long.toUnsignedString(v) + ", CRCs repaired", field < Envelope.BYTES);
             }
         }
@@ -236,7 +236,7 @@ public class CorruptionTest {
                 int aligned = at & ~7;
                 if (aligned + 8 <= n && (aligned + 8 <= 68 || aligned >= 72)) {
                     long[] edges = {0, 1, -1, Long.MAX_VALUE, 1L << 32, u64(b, aligned) + 1, u64(b, aligned) - 1, r.nextLong()};
-                    Le.putU64(b, aligned, edges[r.nextInt(edges.length)]);
+                    LittleEndian.putU64(b, aligned, edges[r.nextInt(edges.length)]);
                     lowest = aligned;
                 }
                 what.append(" u64 @").append(aligned);
@@ -263,7 +263,7 @@ public class CorruptionTest {
             System.arraycopy("DIET.KV\0".getBytes(StandardCharsets.US_ASCII), 0, b, 0, 8);
             Path file = tmp.resolve(g.name() + ".kv");
             Files.write(file, withCrcs(b));
-            var e = assertThrows(CorruptSegmentException.class, () -> Kv02Reader.open(file, g.policy(), OpenMode.TYPED).close());
+            var e = assertThrows(CorruptSegmentException.class, () -> NativeReader.open(file, g.policy(), OpenMode.TYPED).close());
             assertEquals(0, e.offset(), g.name());
             assertTrue(e.rule().contains("DIET"), e.rule());
         }
@@ -291,7 +291,7 @@ public class CorruptionTest {
             for (Object[] o : others) {
                 Policy other = (Policy) o[0];
                 for (OpenMode mode : OpenMode.values()) {
-                    var e = assertThrows(PolicyMismatchException.class, () -> Kv02Reader.open(g.kv(dir), other, mode).close(),
+                    var e = assertThrows(PolicyMismatchException.class, () -> NativeReader.open(g.kv(dir), other, mode).close(),
                             () -> g.name() + " opened with " + other);
                     assertEquals(o[1], e.field(), g.name());
                 }
@@ -331,15 +331,15 @@ public class CorruptionTest {
         }
         CRC32C body = new CRC32C();
         body.update(b, Envelope.BYTES, b.length - Envelope.BYTES);
-        Le.putU32(b, Envelope.BODY_CRC_OFFSET, body.getValue());
+        LittleEndian.putU32(b, Envelope.BODY_CRC_OFFSET, body.getValue());
         return withHeaderCrc(b);
     }
 
     static byte[] withHeaderCrc(byte[] b) {
-        Le.putU32(b, Envelope.HEADER_CRC_OFFSET, 0);
+        LittleEndian.putU32(b, Envelope.HEADER_CRC_OFFSET, 0);
         CRC32C header = new CRC32C();
         header.update(b, 0, Envelope.BYTES);
-        Le.putU32(b, Envelope.HEADER_CRC_OFFSET, header.getValue());
+        LittleEndian.putU32(b, Envelope.HEADER_CRC_OFFSET, header.getValue());
         return b;
     }
 
@@ -379,7 +379,7 @@ public class CorruptionTest {
             this.large = original.length > SAMPLE_ABOVE;
             this.file = tmp.resolve("case.kv");
             this.rewrites = Files.createDirectories(tmp.resolve("rewrites"));
-            try (Kv02Reader r = SegmentFixtures.open(g.kv(GoldenFiles.dir()), g.policy())) {
+            try (NativeReader r = SegmentFixtures.open(g.kv(GoldenFiles.dir()), g.policy())) {
                 this.directory = r.typed().directory();
             }
         }
@@ -468,9 +468,9 @@ public class CorruptionTest {
             mayMismatch |= golden.policy().unit() == Unit.BIT && bytes.length >= Envelope.BYTES + 4
                     && !Arrays.equals(bytes, Envelope.BYTES, Envelope.BYTES + 4, original, Envelope.BYTES, Envelope.BYTES + 4);
             Files.write(file, bytes);
-            Kv02Reader reader;
+            NativeReader reader;
             try {
-                reader = Kv02Reader.open(file, golden.policy(), OpenMode.TYPED);
+                reader = NativeReader.open(file, golden.policy(), OpenMode.TYPED);
             } catch (CorruptSegmentException e) {
                 return Outcome.CORRUPT;
             } catch (PolicyMismatchException e) {
@@ -522,7 +522,7 @@ public class CorruptionTest {
         }
 
         /** The file passed verify(): its queries must agree, and a canonical file must be our writer's output. */
-        private void checkValid(Kv02Reader reader, List<RecordLocation> located, List<Rec> walked, VerifyReport report, String what)
+        private void checkValid(NativeReader reader, List<RecordLocation> located, List<Rec> walked, VerifyReport report, String what)
                 throws IOException {
             valid++;
             if (walked.size() != reader.recordCount() || report.records() != reader.recordCount()) {
@@ -553,7 +553,7 @@ public class CorruptionTest {
             Policy p = golden.policy();
             long cw = reader.commonValueWidth();
             CommonWidthRule rule = cw >= 0 && !p.valueWidth().isFixed() ? CommonWidthRule.promised(cw) : CommonWidthRule.policy();
-            if (p.format() == SegmentFormat.KV03 && KV02PropertyTest.expectedCommonWidth(p, rule, walked) != cw) {
+            if (p.format() == SegmentFormat.KV03 && NativePropertyTest.expectedCommonWidth(p, rule, walked) != cw) {
                 return; // valid, but KV03 writers record the width the values have: nothing to compare
             }
             Path out = rewrites.resolve("rewrite.kv");

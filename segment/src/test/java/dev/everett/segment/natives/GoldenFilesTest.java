@@ -79,7 +79,7 @@ public class GoldenFilesTest {
         Path dir = GoldenFiles.dir();
         List<Rec> expected = GoldenFiles.readRecords(g.jsonl(dir));
         assertEquals(g.records(), expected.size(), "manifest record count");
-        try (Kv02Reader r = SegmentFixtures.open(g.kv(dir), g.policy())) {
+        try (NativeReader r = SegmentFixtures.open(g.kv(dir), g.policy())) {
             assertEquals(g.records(), r.recordCount());
             assertEquals(g.bytes(), r.fileBytes());
             assertEquals(g.commonWidth(), r.commonValueWidth());
@@ -94,7 +94,7 @@ public class GoldenFilesTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("golden")
     void verifyPassesAndReportsCanonical(GoldenFiles.Golden g) throws IOException {
-        try (Kv02Reader r = SegmentFixtures.open(g.kv(GoldenFiles.dir()), g.policy())) {
+        try (NativeReader r = SegmentFixtures.open(g.kv(GoldenFiles.dir()), g.policy())) {
             VerifyReport report = r.verify();
             assertEquals(g.records(), report.records());
             assertEquals((g.records() + g.policy().blockWidth() - 1) / g.policy().blockWidth(), report.blocks());
@@ -109,7 +109,7 @@ public class GoldenFilesTest {
     void recordAtGivesEachRecordsFraming(GoldenFiles.Golden g) throws IOException {
         List<Rec> records = GoldenFiles.readRecords(g.jsonl(GoldenFiles.dir()));
         Profile profile = Profile.of(g.policy());
-        try (Kv02Reader r = SegmentFixtures.open(g.kv(GoldenFiles.dir()), g.policy())) {
+        try (NativeReader r = SegmentFixtures.open(g.kv(GoldenFiles.dir()), g.policy())) {
             for (int i : ordinals(records.size(), g.policy().blockWidth())) {
                 RecordLocation loc = r.recordAt(i);
                 Rec rec = records.get(i);

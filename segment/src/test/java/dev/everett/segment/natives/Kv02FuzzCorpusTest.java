@@ -12,7 +12,7 @@ import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueWidth;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
 import java.io.ByteArrayOutputStream;
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The seed corpus of {@link Kv02FuzzTest}: valid files written by {@link Kv02Writer} under a
+ * The seed corpus of {@link Kv02FuzzTest}: valid files written by {@link NativeWriter} under a
  * handful of policies, one valid but non-canonical file, and targeted mutations of valid files
  * (most with both checksums recomputed so they reach the decoder behind them).
  *
@@ -274,24 +274,24 @@ class Kv02FuzzCorpusTest {
         out.put("env-checksum-kind2", mutate(m, b -> b[17] = 2));
         out.put("env-backspace-golomb", mutate(m, b -> { b[18] = 1; b[88] = 3; }));
         out.put("env-reserved19", mutate(m, b -> b[19] = 1));
-        out.put("env-w0", mutate(m, b -> Le.putU32(b, 20, 0)));
-        out.put("env-w3", mutate(m, b -> Le.putU32(b, 20, 3)));
-        out.put("env-w-huge", mutate(m, b -> Le.putU32(b, 20, 0xFFFF_FFFFL)));
-        out.put("env-k5", mutate(m, b -> Le.putU64(b, 24, 5)));
-        out.put("env-k7", mutate(m, b -> Le.putU64(b, 24, 7)));
+        out.put("env-w0", mutate(m, b -> LittleEndian.putU32(b, 20, 0)));
+        out.put("env-w3", mutate(m, b -> LittleEndian.putU32(b, 20, 3)));
+        out.put("env-w-huge", mutate(m, b -> LittleEndian.putU32(b, 20, 0xFFFF_FFFFL)));
+        out.put("env-k5", mutate(m, b -> LittleEndian.putU64(b, 24, 5)));
+        out.put("env-k7", mutate(m, b -> LittleEndian.putU64(b, 24, 7)));
         out.put("env-policy-width-without-flag", mutate(m, b -> b[32] = 4));
         out.put("env-policy-width5", mutate(fixed, b -> b[32] = 5));
         out.put("env-common-width5", mutate(fixed, b -> b[40] = 5));
-        out.put("env-common-width-huge-empty", mutate(empty, b -> { b[12] = 2; Le.putU64(b, 40, -1L); }));
-        out.put("env-common-width-2p63-empty", mutate(empty, b -> { b[12] = 2; Le.putU64(b, 40, Long.MIN_VALUE); }));
-        out.put("env-policy-width-huge-empty", mutate(empty, b -> { b[12] = 3; Le.putU64(b, 32, -2L); Le.putU64(b, 40, -2L); }));
-        out.put("env-extent-plus1", mutate(m, b -> Le.putU64(b, 48, u64(b, 48) + 1)));
-        out.put("env-count-plus1", mutate(m, b -> Le.putU64(b, 56, u64(b, 56) + 1)));
-        out.put("env-count-minus1", mutate(m, b -> Le.putU64(b, 56, u64(b, 56) - 1)));
-        out.put("env-count-2p63", mutate(m, b -> Le.putU64(b, 56, Long.MIN_VALUE)));
-        out.put("env-count-huge-w-huge", mutate(example, b -> { Le.putU32(b, 20, 0x7FFF_FFFFL); Le.putU64(b, 56, 0x7FFF_FFFEL); }));
+        out.put("env-common-width-huge-empty", mutate(empty, b -> { b[12] = 2; LittleEndian.putU64(b, 40, -1L); }));
+        out.put("env-common-width-2p63-empty", mutate(empty, b -> { b[12] = 2; LittleEndian.putU64(b, 40, Long.MIN_VALUE); }));
+        out.put("env-policy-width-huge-empty", mutate(empty, b -> { b[12] = 3; LittleEndian.putU64(b, 32, -2L); LittleEndian.putU64(b, 40, -2L); }));
+        out.put("env-extent-plus1", mutate(m, b -> LittleEndian.putU64(b, 48, u64(b, 48) + 1)));
+        out.put("env-count-plus1", mutate(m, b -> LittleEndian.putU64(b, 56, u64(b, 56) + 1)));
+        out.put("env-count-minus1", mutate(m, b -> LittleEndian.putU64(b, 56, u64(b, 56) - 1)));
+        out.put("env-count-2p63", mutate(m, b -> LittleEndian.putU64(b, 56, Long.MIN_VALUE)));
+        out.put("env-count-huge-w-huge", mutate(example, b -> { LittleEndian.putU32(b, 20, 0x7FFF_FFFFL); LittleEndian.putU64(b, 56, 0x7FFF_FFFEL); }));
         out.put("env-body-offset97", mutate(m, b -> b[72] = 97));
-        out.put("env-total-minus1", mutate(m, b -> Le.putU64(b, 80, u64(b, 80) - 1)));
+        out.put("env-total-minus1", mutate(m, b -> LittleEndian.putU64(b, 80, u64(b, 80) - 1)));
         out.put("env-short95", repair(Arrays.copyOf(m, 95)));
         out.put("env-truncated1", repair(Arrays.copyOf(m, m.length - 1)));
         out.put("env-trailing1", repair(Arrays.copyOf(m, m.length + 1)));
@@ -302,10 +302,10 @@ class Kv02FuzzCorpusTest {
         out.put("dir-magic-kv03", mutate(m, b -> b[DIR + 3] = '3'));
         out.put("dir-version3", mutate(m, b -> b[DIR + 4] = 3));
         out.put("dir-sections4", mutate(m, b -> b[DIR + 6] = 4));
-        out.put("dir-fc-extent-plus1", mutate(m, b -> Le.putU64(b, DIR + 8, u64(b, DIR + 8) + 1)));
-        out.put("dir-terminal-plus1", mutate(m, b -> Le.putU64(b, DIR + 16, u64(b, DIR + 16) + 1)));
+        out.put("dir-fc-extent-plus1", mutate(m, b -> LittleEndian.putU64(b, DIR + 8, u64(b, DIR + 8) + 1)));
+        out.put("dir-terminal-plus1", mutate(m, b -> LittleEndian.putU64(b, DIR + 16, u64(b, DIR + 16) + 1)));
         out.put("dir-terminal-empty1", mutate(empty, b -> b[DIR + 16] = 1));
-        out.put("dir-universe-plus1", mutate(m, b -> Le.putU64(b, DIR + 24, u64(b, DIR + 24) + 1)));
+        out.put("dir-universe-plus1", mutate(m, b -> LittleEndian.putU64(b, DIR + 24, u64(b, DIR + 24) + 1)));
         out.put("dir-low-width-plus1", mutate(m, b -> b[DIR + 32]++));
         out.put("dir-low-width64", mutate(m, b -> b[DIR + 32] = 64));
         out.put("dir-reserved40", mutate(m, b -> b[DIR + 40] = 1));
@@ -321,12 +321,12 @@ class Kv02FuzzCorpusTest {
         out.put("ef-high-bit-cleared", mutate(m, b -> b[high] &= (byte) ~0x02));
         out.put("ef-high-bit-extra", mutate(m, b -> b[high + sectionLength(m, 2) - 1] |= (byte) 0x80));
         out.put("ef-sample-first-plus1", mutate(m, b -> b[samples]++));
-        out.put("ef-sample-sparse0", mutate(m, b -> Le.putU64(b, samples + 8, 0)));
+        out.put("ef-sample-sparse0", mutate(m, b -> LittleEndian.putU64(b, samples + 8, 0)));
         int manySamples = sectionOffset(many, 3);
         out.put("ef-second-sample-first-plus1", mutate(many, b -> b[manySamples + 16]++));
-        out.put("ef-second-sample-sparse1", mutate(many, b -> Le.putU64(b, manySamples + 24, 1)));
+        out.put("ef-second-sample-sparse1", mutate(many, b -> LittleEndian.putU64(b, manySamples + 24, 1)));
         int manyHigh = sectionOffset(many, 2);
-        out.put("ef-high-word0-zero", mutate(many, b -> Le.putU64(b, manyHigh, 0)));
+        out.put("ef-high-word0-zero", mutate(many, b -> LittleEndian.putU64(b, manyHigh, 0)));
         out.put("ef-gap-nonzero", mutate(example, b -> b[FC + 37] = 1));
 
         // FC records (mixed-w2-optional starts with key "" then "\0…", example with "apple").
@@ -376,8 +376,8 @@ class Kv02FuzzCorpusTest {
 
     /** Sets the envelope size fields for a body of {@code bodyBytes}. */
     private static byte[] withSizes(byte[] b, long bodyBytes) {
-        Le.putU64(b, 48, bodyBytes);
-        Le.putU64(b, 80, 96 + bodyBytes);
+        LittleEndian.putU64(b, 48, bodyBytes);
+        LittleEndian.putU64(b, 80, 96 + bodyBytes);
         return b;
     }
 
@@ -402,7 +402,7 @@ class Kv02FuzzCorpusTest {
     /**
      * An independent, in-memory KV02 byte encoder for seeds the writer cannot make: it can cut
      * one record's retention to 0 (valid, not canonical). With {@code conservativeAt = -1} it must
-     * agree with {@link Kv02Writer} byte for byte.
+     * agree with {@link NativeWriter} byte for byte.
      */
     static final class HandEncoder {
         static byte[] encode(Policy policy, long commonWidth, List<Rec> records, int conservativeAt) {
@@ -410,7 +410,7 @@ class Kv02FuzzCorpusTest {
             long stride = Math.max(0, commonWidth);
             int w = policy.blockWidth();
             ByteArrayOutputStream fc = new ByteArrayOutputStream();
-            long[] residuals = new long[(int) Le.ceilDiv(records.size(), w) + 1];
+            long[] residuals = new long[(int) LittleEndian.ceilDiv(records.size(), w) + 1];
             byte[] prev = new byte[0];
             for (int i = 0; i < records.size(); i++) {
                 Rec r = records.get(i);
@@ -459,7 +459,7 @@ class Kv02FuzzCorpusTest {
 
         private static void putWords(byte[] body, long at, long[] words) {
             for (int i = 0; i < words.length; i++) {
-                Le.putU64(body, (int) at + 8 * i, words[i]);
+                LittleEndian.putU64(body, (int) at + 8 * i, words[i]);
             }
         }
 
@@ -489,12 +489,12 @@ class Kv02FuzzCorpusTest {
             Kv02FuzzTest.Derived d = Kv02FuzzTest.Derived.from(e.getValue());
             assertTrue(d.exact(), e.getKey());
             ValueGrammar grammar = e.getKey().contains("optional") ? ValueGrammar.OPTIONAL : ValueGrammar.RAW;
-            try (Kv02Reader r = SegmentFixtures.open(f, d.policy().withGrammar(grammar))) {
+            try (NativeReader r = SegmentFixtures.open(f, d.policy().withGrammar(grammar))) {
                 var report = r.verify();
                 assertEquals(!e.getKey().startsWith("conservative"), report.canonical(), e.getKey());
             }
         }
-        try (Kv02Reader r = SegmentFixtures.open(writeTo(scratch, valid.get("sparse-w1-raw")), Policy.defaultBytes()
+        try (NativeReader r = SegmentFixtures.open(writeTo(scratch, valid.get("sparse-w1-raw")), Policy.defaultBytes()
                 .withBlockWidth(1).withGrammar(ValueGrammar.RAW))) {
             assertTrue(r.typed().directory().lengths()[Kv02Directory.SPARSE] > 0, "the sparse seed has a sparse group");
         }

@@ -19,7 +19,7 @@ import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueWidth;
 import dev.everett.api.VerifyReport;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
 import java.io.IOException;
@@ -47,7 +47,7 @@ import java.util.zip.CRC32C;
  *   <li>HEADER and TYPED mode agree: same records, or both corrupt;</li>
  *   <li>a file that passes {@code verify()} walked cleanly, and {@code recordAt} agrees with the
  *       walk on every probed ordinal;</li>
- *   <li>round trip: the walked records re-encoded by {@link Kv02Writer} (same policy, and
+ *   <li>round trip: the walked records re-encoded by {@link NativeWriter} (same policy, and
  *       {@code promised(w)} if the file records a common width w, else {@code policy()}) give a
  *       file that verifies, is canonical and holds the same records; if the input verified
  *       canonical, the re-encoding is byte-identical to it.</li>
@@ -91,11 +91,11 @@ public class Kv02FuzzTest {
         byte[] b = data.clone();
         CRC32C body = new CRC32C();
         body.update(b, HEADER, b.length - HEADER);
-        Le.putU32(b, Envelope.BODY_CRC_OFFSET, body.getValue());
-        Le.putU32(b, Envelope.HEADER_CRC_OFFSET, 0);
+        LittleEndian.putU32(b, Envelope.BODY_CRC_OFFSET, body.getValue());
+        LittleEndian.putU32(b, Envelope.HEADER_CRC_OFFSET, 0);
         CRC32C header = new CRC32C();
         header.update(b, 0, HEADER);
-        Le.putU32(b, Envelope.HEADER_CRC_OFFSET, header.getValue());
+        LittleEndian.putU32(b, Envelope.HEADER_CRC_OFFSET, header.getValue());
         return b;
     }
 
@@ -128,9 +128,9 @@ public class Kv02FuzzTest {
 
     /** Open TYPED, walk, probe recordAt, verify. */
     private static Outcome readTyped(Policy policy, boolean exact) throws IOException {
-        Kv02Reader reader;
+        NativeReader reader;
         try {
-            reader = Kv02Reader.open(INPUT, policy, OpenMode.TYPED);
+            reader = NativeReader.open(INPUT, policy, OpenMode.TYPED);
         } catch (CorruptSegmentException e) {
             return new Outcome(false, null, null, -1);
         } catch (PolicyMismatchException e) {
@@ -150,9 +150,9 @@ public class Kv02FuzzTest {
 
     /** Open HEADER, probe recordAt before anything else (so it triggers the typed check), walk, verify. */
     private static Outcome readHeaderFirst(Policy policy, boolean exact) throws IOException {
-        Kv02Reader reader;
+        NativeReader reader;
         try {
-            reader = Kv02Reader.open(INPUT, policy, OpenMode.HEADER);
+            reader = NativeReader.open(INPUT, policy, OpenMode.HEADER);
         } catch (CorruptSegmentException e) {
             return null;
         } catch (PolicyMismatchException e) {
@@ -176,7 +176,7 @@ public class Kv02FuzzTest {
         }
     }
 
-    private static List<Rec> walkOrNull(Kv02Reader reader) {
+    private static List<Rec> walkOrNull(NativeReader reader) {
         try {
             return SegmentFixtures.walk(reader);
         } catch (CorruptSegmentException e) {
@@ -184,7 +184,7 @@ public class Kv02FuzzTest {
         }
     }
 
-    private static VerifyReport verifyOrNull(Kv02Reader reader) {
+    private static VerifyReport verifyOrNull(NativeReader reader) {
         try {
             return reader.verify();
         } catch (CorruptSegmentException e) {
@@ -193,7 +193,7 @@ public class Kv02FuzzTest {
     }
 
     /** recordAt on up to {@link #PROBES} ordinals; a null entry where the query found corruption. */
-    private static List<RecordLocation> probe(Kv02Reader reader) {
+    private static List<RecordLocation> probe(NativeReader reader) {
         List<RecordLocation> out = new ArrayList<>();
         for (long ordinal : probeOrdinals(reader.recordCount())) {
             try {
@@ -216,12 +216,12 @@ public class Kv02FuzzTest {
     }
 
     /** A file that passed verify(): the walk, recordAt and the report must all agree. */
-    private static void checkVerified(Kv02Reader reader, List<Rec> walked, List<RecordLocation> located, VerifyReport report) {
+    private static void checkVerified(NativeReader reader, List<Rec> walked, List<RecordLocation> located, VerifyReport report) {
         assertNotNull(walked, "verify() passed but the cursor walk found corruption");
         long count = reader.recordCount();
         assertEquals(count, walked.size(), "walked records vs the envelope count");
         assertEquals(count, report.records(), "verify report records");
-        assertEquals(Le.ceilDiv(count, reader.policy().blockWidth()), report.blocks(), "verify report blocks");
+        assertEquals(LittleEndian.ceilDiv(count, reader.policy().blockWidth()), report.blocks(), "verify report blocks");
         assertEquals(report.canonical(), report.firstNonCanonicalRecord() < 0, "canonical flag vs first non-canonical record");
         long[] ordinals = probeOrdinals(count);
         for (int i = 0; i < ordinals.length; i++) {
@@ -277,7 +277,7 @@ public class Kv02FuzzTest {
     private static void probeWrongPolicy(Policy policy) throws IOException {
         int w = policy.blockWidth();
         Policy other = policy.withBlockWidth(w == Integer.MAX_VALUE ? w - 1 : w + 1);
-        try (Kv02Reader r = Kv02Reader.open(INPUT, other, OpenMode.HEADER)) {
+        try (NativeReader r = NativeReader.open(INPUT, other, OpenMode.HEADER)) {
             fail("opened under block width " + other.blockWidth() + " a file whose envelope says " + w + ": " + r);
         } catch (CorruptSegmentException | PolicyMismatchException expected) {
             // the envelope is bad, or it names another W
@@ -298,7 +298,7 @@ public class Kv02FuzzTest {
         CommonWidthRule rule = width >= 0 ? CommonWidthRule.promised(width) : CommonWidthRule.policy();
         Files.deleteIfExists(REENCODED);
         SegmentFixtures.write(REENCODED, policy, rule, read.records());
-        try (Kv02Reader again = Kv02Reader.open(REENCODED, policy, OpenMode.TYPED)) {
+        try (NativeReader again = NativeReader.open(REENCODED, policy, OpenMode.TYPED)) {
             assertEquals(read.records(), SegmentFixtures.walk(again), "re-encoded records differ");
             VerifyReport report = again.verify();
             assertTrue(report.canonical(), "our writer produced a non-canonical file");

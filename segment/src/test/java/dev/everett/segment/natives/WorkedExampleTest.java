@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.everett.api.Policy;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
 import java.nio.file.Files;
@@ -50,7 +50,7 @@ public class WorkedExampleTest {
         Path file = dir.resolve("example.kv");
         SegmentFixtures.write(file, Policy.defaultBytes(), RECORDS);
         assertEquals(HexFormat.of().formatHex(hex(FILE)), HexFormat.of().formatHex(Files.readAllBytes(file)));
-        try (Kv02Reader r = SegmentFixtures.open(file, Policy.defaultBytes())) {
+        try (NativeReader r = SegmentFixtures.open(file, Policy.defaultBytes())) {
             assertEquals(RECORDS, SegmentFixtures.walk(r));
             var report = r.verify();
             assertEquals(4, report.records());
@@ -67,15 +67,15 @@ public class WorkedExampleTest {
         int fc = 96 + 128;
         // Record 2 starts block 1 at FC offset 21 and is literal: ABS 0 instead of BACK 7.
         assertEquals(0, b[fc + 21]);
-        try (Kv02Reader r = SegmentFixtures.open(file, w2)) {
-            Kv02Reader.Typed t = r.typed();
+        try (NativeReader r = SegmentFixtures.open(file, w2)) {
+            NativeReader.Typed t = r.typed();
             assertEquals(37, t.directory().universe());
             assertEquals(3, t.directory().lowWidth());
             assertEquals(0, t.offsets().select(0));
             assertEquals(21, t.offsets().select(1));
             assertEquals(37, t.offsets().select(2));
-            long low = Le.u64(r.file(), 96 + t.directory().offsets()[Kv02Directory.LOW]);
-            long high = Le.u64(r.file(), 96 + t.directory().offsets()[Kv02Directory.HIGH]);
+            long low = LittleEndian.u64(r.file(), 96 + t.directory().offsets()[Kv02Directory.LOW]);
+            long high = LittleEndian.u64(r.file(), 96 + t.directory().offsets()[Kv02Directory.HIGH]);
             assertEquals(0x168, low);
             assertEquals(0x49, high);
             assertEquals(RECORDS, SegmentFixtures.walk(r));

@@ -37,7 +37,7 @@ class WriterMisuseTest {
     @Test
     void unsortedKeyNamesBothKeysAndPoisons(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("s.kv");
-        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
         w.put(bytes("apple"), bytes("1"));
         w.put(bytes("banana"), bytes("2"));
         KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.put(bytes("apricot"), bytes("3")));
@@ -48,7 +48,7 @@ class WriterMisuseTest {
     @Test
     void duplicateKeyNamesTheKeyAndPoisons(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("s.kv");
-        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
         w.put(bytes("apple"), bytes("1"));
         KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.delete(bytes("apple")));
         // Both keys are the same bytes, so one hex spelling names both.
@@ -60,7 +60,7 @@ class WriterMisuseTest {
     @Test
     void aProperPrefixAfterItsExtensionIsOutOfOrder(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("s.kv");
-        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
         w.put(bytes("ab"), bytes("1"));
         KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.put(bytes("a"), bytes("2")));
         assertMentionsHex(e, "ab", "a");
@@ -71,13 +71,13 @@ class WriterMisuseTest {
     @Test
     void keysCompareUnsigned(@TempDir Path dir) throws IOException {
         Path ok = dir.resolve("ok.kv");
-        try (Kv02Writer w = new Kv02Writer(ok, RAW, CommonWidthRule.policy())) {
+        try (NativeWriter w = new NativeWriter(ok, RAW, CommonWidthRule.policy())) {
             w.put(new byte[] {0x7f}, new byte[0]);
             w.put(new byte[] {(byte) 0x80}, new byte[0]);
             w.finish();
         }
         Path bad = dir.resolve("bad.kv");
-        Kv02Writer w = new Kv02Writer(bad, RAW, CommonWidthRule.policy());
+        NativeWriter w = new NativeWriter(bad, RAW, CommonWidthRule.policy());
         w.put(new byte[] {(byte) 0x80}, new byte[0]);
         KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.put(new byte[] {0x7f}, new byte[0]));
         assertTrue(e.getMessage().contains("80") && e.getMessage().contains("7f"), e.getMessage());
@@ -92,7 +92,7 @@ class WriterMisuseTest {
     @Test
     void orderIsStillCheckedAfterTheKeyBufferGrows(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("s.kv");
-        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
         byte[] longKey = bytes("b" + "x".repeat(100)); // longer than the initial 64-byte buffer
         w.put(bytes("b"), bytes("1"));
         w.put(longKey, bytes("2"));
@@ -104,7 +104,7 @@ class WriterMisuseTest {
     @Test
     void orderIsCheckedThroughTheSegmentApiToo(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("s.kv");
-        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
         w.put(MemorySegment.ofArray(bytes("b")), MemorySegment.ofArray(bytes("1")));
         KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.delete(MemorySegment.ofArray(bytes("a"))));
         assertMentionsHex(e, "b", "a");
@@ -114,7 +114,7 @@ class WriterMisuseTest {
     @Test
     void wrongWidthUnderAFixedPolicyPoisons(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("s.kv");
-        Kv02Writer w = new Kv02Writer(target, RAW.withValueWidth(ValueWidth.fixed(4)), CommonWidthRule.policy());
+        NativeWriter w = new NativeWriter(target, RAW.withValueWidth(ValueWidth.fixed(4)), CommonWidthRule.policy());
         w.put(bytes("a"), bytes("abcd"));
         assertThrows(IllegalArgumentException.class, () -> w.put(bytes("b"), bytes("abc")));
         assertPoisoned(w, dir, target);
@@ -125,13 +125,13 @@ class WriterMisuseTest {
     void optionalFixedOneTakesOnlyTombstonesAndEmptyValues(@TempDir Path dir) throws IOException {
         Policy policy = OPTIONAL.withValueWidth(ValueWidth.fixed(1));
         Path ok = dir.resolve("ok.kv");
-        try (Kv02Writer w = new Kv02Writer(ok, policy, CommonWidthRule.policy())) {
+        try (NativeWriter w = new NativeWriter(ok, policy, CommonWidthRule.policy())) {
             w.delete(bytes("a"));
             w.put(bytes("b"), new byte[0]);
             assertEquals(1, w.finish().commonWidth());
         }
         Path target = dir.resolve("s.kv");
-        Kv02Writer w = new Kv02Writer(target, policy, CommonWidthRule.policy());
+        NativeWriter w = new NativeWriter(target, policy, CommonWidthRule.policy());
         w.delete(bytes("a"));
         assertThrows(IllegalArgumentException.class, () -> w.put(bytes("b"), bytes("x")));
         w.close();
@@ -142,12 +142,12 @@ class WriterMisuseTest {
     void wrongWidthUnderAPromisedWidthPoisons(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("s.kv");
         // Promised 3 under OPTIONAL: a present value of 2 bytes fits, a tombstone (1 byte) does not.
-        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.promised(3));
+        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.promised(3));
         w.put(bytes("a"), bytes("xy"));
         assertThrows(IllegalArgumentException.class, () -> w.delete(bytes("b")));
         assertPoisoned(w, dir, target);
 
-        Kv02Writer raw = new Kv02Writer(target, RAW, CommonWidthRule.promised(3));
+        NativeWriter raw = new NativeWriter(target, RAW, CommonWidthRule.promised(3));
         assertThrows(IllegalArgumentException.class, () -> raw.put(MemorySegment.ofArray(bytes("a")), MemorySegment.ofArray(bytes("wxyz"))));
         assertPoisoned(raw, dir, target);
     }
@@ -155,7 +155,7 @@ class WriterMisuseTest {
     @Test
     void aPromiseContradictingTheFixedPolicyIsRefusedUpFront(@TempDir Path dir) {
         assertThrows(IllegalArgumentException.class,
-                () -> new Kv02Writer(dir.resolve("s.kv"), RAW.withValueWidth(ValueWidth.fixed(4)), CommonWidthRule.promised(3)));
+                () -> new NativeWriter(dir.resolve("s.kv"), RAW.withValueWidth(ValueWidth.fixed(4)), CommonWidthRule.promised(3)));
         assertEquals(List.of(), names(dir));
     }
 
@@ -166,43 +166,43 @@ class WriterMisuseTest {
         Policy kv02 = kv03.withFormat(SegmentFormat.KV02).withBackspace(BackspaceCode.golomb(3));
         for (Policy p : List.of(kv03, kv02)) {
             Path target = dir.resolve("s.kv");
-            Kv02Writer unsorted = new Kv02Writer(target, p, CommonWidthRule.policy());
+            NativeWriter unsorted = new NativeWriter(target, p, CommonWidthRule.policy());
             unsorted.put(bytes("apple"), bytes("1"));
             unsorted.put(bytes("banana"), bytes("2"));
             assertMentionsHex(assertThrows(KeyOrderException.class, () -> unsorted.put(bytes("apricot"), bytes("3"))), "banana", "apricot");
             assertPoisoned(unsorted, dir, target);
 
-            Kv02Writer duplicate = new Kv02Writer(target, p, CommonWidthRule.policy());
+            NativeWriter duplicate = new NativeWriter(target, p, CommonWidthRule.policy());
             duplicate.delete(bytes("a"));
             assertThrows(KeyOrderException.class, () -> duplicate.put(MemorySegment.ofArray(bytes("a")), MemorySegment.ofArray(bytes("x"))));
             assertPoisoned(duplicate, dir, target);
 
-            Kv02Writer raw = new Kv02Writer(target, p.withGrammar(ValueGrammar.RAW), CommonWidthRule.policy());
+            NativeWriter raw = new NativeWriter(target, p.withGrammar(ValueGrammar.RAW), CommonWidthRule.policy());
             raw.put(bytes("a"), bytes("1"));
             assertThrows(IllegalArgumentException.class, () -> raw.delete(bytes("b")));
             assertPoisoned(raw, dir, target);
 
             // RAW, fixed 32 bits: KV02 bit stores 4-byte values bare, KV03 behind EG0(4) = 00101 (37 bits).
             long width = p.format() == SegmentFormat.KV03 ? 37 : 32;
-            Kv02Writer fixed = new Kv02Writer(target, p.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(width)), CommonWidthRule.policy());
+            NativeWriter fixed = new NativeWriter(target, p.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(width)), CommonWidthRule.policy());
             fixed.put(bytes("a"), bytes("abcd"));
             assertThrows(IllegalArgumentException.class, () -> fixed.put(bytes("b"), bytes("abc")));
             assertPoisoned(fixed, dir, target);
 
             // Promised 12 bits: "1", EG0(1) = 010 and one byte fit; a tombstone (1 bit) does not.
-            Kv02Writer promised = new Kv02Writer(target, p, CommonWidthRule.promised(12));
+            NativeWriter promised = new NativeWriter(target, p, CommonWidthRule.promised(12));
             promised.put(bytes("a"), bytes("x"));
             assertThrows(IllegalArgumentException.class, () -> promised.delete(bytes("b")));
             assertPoisoned(promised, dir, target);
 
             // The merger's encoded path counts bits: a 1-bit key is not whole bytes, and a record
             // that keeps more than the previous key (8 bits) cannot follow; both poison.
-            Kv02Writer partial = new Kv02Writer(target, p, CommonWidthRule.policy());
+            NativeWriter partial = new NativeWriter(target, p, CommonWidthRule.policy());
             assertThrows(IllegalArgumentException.class, () -> partial.appendEncoded(0, MemorySegment.ofArray(bytes("a")), 0, 1,
                     MemorySegment.ofArray(new byte[] {(byte) 0xC0}), 0, 2));
             assertPoisoned(partial, dir, target);
 
-            Kv02Writer encoded = new Kv02Writer(target, p, CommonWidthRule.policy());
+            NativeWriter encoded = new NativeWriter(target, p, CommonWidthRule.policy());
             encoded.appendEncoded(0, MemorySegment.ofArray(bytes("a")), 0, 8, MemorySegment.ofArray(new byte[] {(byte) 0xC0}), 0, 2);
             assertThrows(IllegalArgumentException.class, () -> encoded.appendEncoded(9, MemorySegment.ofArray(bytes("b")), 0, 8,
                     MemorySegment.ofArray(new byte[] {(byte) 0xC0}), 0, 2));
@@ -213,12 +213,12 @@ class WriterMisuseTest {
     @Test
     void tombstoneUnderRawGrammarPoisons(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("s.kv");
-        Kv02Writer w = new Kv02Writer(target, RAW, CommonWidthRule.policy());
+        NativeWriter w = new NativeWriter(target, RAW, CommonWidthRule.policy());
         w.put(bytes("a"), bytes("1"));
         assertThrows(IllegalArgumentException.class, () -> w.delete(bytes("b")));
         assertPoisoned(w, dir, target);
 
-        Kv02Writer viaSegment = new Kv02Writer(target, RAW, CommonWidthRule.policy());
+        NativeWriter viaSegment = new NativeWriter(target, RAW, CommonWidthRule.policy());
         assertThrows(IllegalArgumentException.class, () -> viaSegment.delete(MemorySegment.ofArray(bytes("a"))));
         assertPoisoned(viaSegment, dir, target);
     }
@@ -227,7 +227,7 @@ class WriterMisuseTest {
     void finishTwiceAndWritingAfterFinishAreRefused(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("s.kv");
         byte[] published;
-        try (Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy())) {
+        try (NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy())) {
             w.put(bytes("a"), bytes("1"));
             w.finish();
             published = Files.readAllBytes(target);
@@ -240,7 +240,7 @@ class WriterMisuseTest {
         // close() after finish() leaves the published file as it was.
         assertArrayEquals(published, Files.readAllBytes(target));
         assertEquals(List.of("s.kv"), names(dir));
-        try (Kv02Reader r = SegmentFixtures.open(target, OPTIONAL)) {
+        try (NativeReader r = SegmentFixtures.open(target, OPTIONAL)) {
             assertEquals(List.of(Rec.of("a", "1")), SegmentFixtures.walk(r));
             r.verify();
         }
@@ -249,7 +249,7 @@ class WriterMisuseTest {
     @Test
     void closeWithoutFinishPublishesNothing(@TempDir Path dir) throws IOException {
         Path target = dir.resolve("s.kv");
-        Kv02Writer w = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
         w.put(bytes("a"), bytes("1"));
         assertEquals(1, names(dir).size(), "the temporary file exists while writing");
         w.close();
@@ -266,12 +266,12 @@ class WriterMisuseTest {
         Path target = dir.resolve("s.kv");
         Files.write(target, bytes("old"));
 
-        Kv02Writer abandoned = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        NativeWriter abandoned = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
         abandoned.put(bytes("a"), bytes("1"));
         abandoned.close();
         assertArrayEquals(bytes("old"), Files.readAllBytes(target));
 
-        Kv02Writer refused = new Kv02Writer(target, OPTIONAL, CommonWidthRule.policy());
+        NativeWriter refused = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
         refused.put(bytes("b"), bytes("1"));
         assertThrows(KeyOrderException.class, () -> refused.put(bytes("a"), bytes("1")));
         refused.close();
@@ -279,7 +279,7 @@ class WriterMisuseTest {
         assertEquals(List.of("s.kv"), names(dir));
 
         SegmentFixtures.write(target, OPTIONAL, List.of(Rec.of("a", "1")));
-        try (Kv02Reader r = SegmentFixtures.open(target, OPTIONAL)) {
+        try (NativeReader r = SegmentFixtures.open(target, OPTIONAL)) {
             assertEquals(List.of(Rec.of("a", "1")), SegmentFixtures.walk(r));
         }
         assertEquals(List.of("s.kv"), names(dir));
@@ -306,7 +306,7 @@ class WriterMisuseTest {
     // ----------------------------------------------------------------------------------------
 
     /** A poisoned writer refuses everything and, once closed, leaves the directory as it found it. */
-    private static void assertPoisoned(Kv02Writer w, Path dir, Path target) throws IOException {
+    private static void assertPoisoned(NativeWriter w, Path dir, Path target) throws IOException {
         long count = w.recordCount();
         assertThrows(IllegalStateException.class, () -> w.put(bytes("zz"), bytes("1")));
         assertThrows(IllegalStateException.class, () -> w.delete(bytes("zz")));

@@ -8,7 +8,7 @@ import dev.everett.api.ValueGrammar;
 import dev.everett.segment.bits.BitOutput;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.natives.Kv02Directory;
 import dev.everett.segment.natives.Kv03Directory;
 import dev.everett.segment.natives.NativeDirectory;
@@ -212,7 +212,7 @@ public final class BitSegmentBytes {
 
     private static void words(byte[] body, long at, long[] words) {
         for (int i = 0; i < words.length; i++) {
-            Le.putU64(body, Math.toIntExact(at + 8L * i), words[i]);
+            LittleEndian.putU64(body, Math.toIntExact(at + 8L * i), words[i]);
         }
     }
 }

@@ -8,8 +8,8 @@ import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueWidth;
 import dev.everett.segment.natives.GoldenFilesTest;
-import dev.everett.segment.natives.Kv02Reader;
 import dev.everett.segment.natives.NativeDirectory;
+import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.natives.WorkedExampleTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -363,7 +363,7 @@ public final class GoldenFiles {
             var info = SegmentFixtures.write(kv, s.policy, s.rule, records);
             Files.writeString(dir.resolve(s.name + ".jsonl"), toJsonLines(records));
             long sparseWords;
-            try (Kv02Reader r = SegmentFixtures.open(kv, s.policy)) {
+            try (NativeReader r = SegmentFixtures.open(kv, s.policy)) {
                 sparseWords = r.typed().directory().lengths()[NativeDirectory.SPARSE] / 8;
             }
             manifest.add(manifestLine(new Golden(s.name, s.policy, s.rule, info.recordCount(), info.fileBytes(),

@@ -6,16 +6,16 @@ import dev.everett.api.ValueGrammar;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.fc.OptionalValue;
 import dev.everett.segment.io.Envelope;
-import dev.everett.segment.io.Le;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.natives.Kv02Directory;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeWriter;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * Builds byte-unit KV02 files by hand, independently of {@link Kv02Writer}, so tests can make
+ * Builds byte-unit KV02 files by hand, independently of {@link NativeWriter}, so tests can make
  * files our writer never would: records that retain less than the whole shared prefix
  * (conservative, still valid) or keys out of order (corrupt). Everything else is canonical:
  * the envelope, the directory, the zero padding and the Elias–Fano block directory come from the
@@ -97,7 +97,7 @@ public final class Kv02Bytes {
 
     private static void words(byte[] body, long at, long[] words) {
         for (int i = 0; i < words.length; i++) {
-            Le.putU64(body, Math.toIntExact(at + 8L * i), words[i]);
+            LittleEndian.putU64(body, Math.toIntExact(at + 8L * i), words[i]);
         }
     }
 

@@ -5,8 +5,8 @@ import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentCursor;
 import dev.everett.api.SegmentInfo;
-import dev.everett.segment.natives.Kv02Reader;
-import dev.everett.segment.natives.Kv02Writer;
+import dev.everett.segment.natives.NativeReader;
+import dev.everett.segment.natives.NativeWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,7 +18,7 @@ public final class SegmentFixtures {
     }
 
     public static SegmentInfo write(Path file, Policy policy, CommonWidthRule rule, List<Rec> records) throws IOException {
-        try (Kv02Writer w = new Kv02Writer(file, policy, rule)) {
+        try (NativeWriter w = new NativeWriter(file, policy, rule)) {
             for (Rec r : records) {
                 if (r.tombstone()) {
                     w.delete(r.key());
@@ -34,12 +34,12 @@ public final class SegmentFixtures {
         return write(file, policy, CommonWidthRule.policy(), records);
     }
 
-    public static Kv02Reader open(Path file, Policy policy) throws IOException {
-        return Kv02Reader.open(file, policy, OpenMode.TYPED);
+    public static NativeReader open(Path file, Policy policy) throws IOException {
+        return NativeReader.open(file, policy, OpenMode.TYPED);
     }
 
     /** Every record, in order, through a fresh cursor. */
-    public static List<Rec> walk(Kv02Reader reader) {
+    public static List<Rec> walk(NativeReader reader) {
         List<Rec> out = new ArrayList<>();
         try (SegmentCursor c = reader.cursor()) {
             while (c.next()) {

@@ -57,7 +57,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * with {@link BitSegmentBytes}, and KV03 also spells sort codes again (valid, not canonical).
  */
 @ExtendWith(Seeds.class)
-class KV02PropertyTest {
+class NativePropertyTest {
     private static final int[] BLOCK_WIDTHS = {1, 2, 3, 15, 16, 64};
     private static final long[] GROUP_SIZES = {3, 7, 15, 31};
     private static final int RANDOM_CASES = 400;
@@ -108,7 +108,7 @@ class KV02PropertyTest {
             }
             Path file = dir.resolve("sparse.kv");
             SegmentFixtures.write(file, policy, model);
-            try (Kv02Reader r = SegmentFixtures.open(file, policy)) {
+            try (NativeReader r = SegmentFixtures.open(file, policy)) {
                 assertTrue(r.typed().directory().lengths()[Kv02Directory.SPARSE] > 0, "expected a sparse select group");
             }
             Files.delete(file);
@@ -336,7 +336,7 @@ class KV02PropertyTest {
     void recordAtRejectsOrdinalsOutsideTheFile(Profile profile, @TempDir Path dir) throws IOException {
         Path file = dir.resolve("a.kv");
         SegmentFixtures.write(file, profile.base(), WorkedExampleTest.RECORDS);
-        try (Kv02Reader r = SegmentFixtures.open(file, profile.base())) {
+        try (NativeReader r = SegmentFixtures.open(file, profile.base())) {
             assertThrows(IndexOutOfBoundsException.class, () -> r.recordAt(-1));
             assertThrows(IndexOutOfBoundsException.class, () -> r.recordAt(4));
         }
@@ -454,7 +454,7 @@ class KV02PropertyTest {
         long width = expectedCommonWidth(c.policy(), c.rule(), model);
         SegmentInfo info = SegmentFixtures.write(first, c.policy(), c.rule(), model);
         assertEquals(new SegmentInfo(first.toAbsolutePath(), model.size(), Files.size(first), width), info, "segment info");
-        try (Kv02Reader r = Kv02Reader.open(first, c.policy(), c.mode())) {
+        try (NativeReader r = NativeReader.open(first, c.policy(), c.mode())) {
             assertEquals(model.size(), r.recordCount(), "record count");
             assertEquals(width, r.commonValueWidth(), "common value width");
             assertEquals(Files.size(first), r.fileBytes(), "file bytes");
@@ -473,7 +473,7 @@ class KV02PropertyTest {
      * Every ordinal through the block directory: key length, retention (the maximal shared prefix
      * unless {@code retained} says otherwise), suffix, tombstone flag and value.
      */
-    private static void checkRecordAt(Kv02Reader r, ValueGrammar grammar, List<Rec> model, long[] retained) {
+    private static void checkRecordAt(NativeReader r, ValueGrammar grammar, List<Rec> model, long[] retained) {
         Profile profile = Profile.of(r.policy());
         for (int o = 0; o < model.size(); o++) {
             Rec rec = model.get(o);
@@ -493,7 +493,7 @@ class KV02PropertyTest {
 
     /** The same records through put(MemorySegment, MemorySegment) and delete(MemorySegment), from off-heap slices. */
     private static void writeThroughSegments(Path file, Policy policy, CommonWidthRule rule, List<Rec> model) throws IOException {
-        try (Arena arena = Arena.ofConfined(); Kv02Writer w = new Kv02Writer(file, policy, rule)) {
+        try (Arena arena = Arena.ofConfined(); NativeWriter w = new NativeWriter(file, policy, rule)) {
             MemorySegment buffer = arena.allocate(64);
             for (Rec r : model) {
                 int k = r.key().length;
@@ -516,7 +516,7 @@ class KV02PropertyTest {
     private static void checkConservative(Path dir, Policy policy, List<Rec> model, long[] retained, long firstNonCanonical) throws IOException {
         Path file = dir.resolve("conservative.kv");
         Files.write(file, Profile.of(policy).build(policy, model, retained));
-        try (Kv02Reader r = SegmentFixtures.open(file, policy)) {
+        try (NativeReader r = SegmentFixtures.open(file, policy)) {
             assertEquals(model, SegmentFixtures.walk(r), "walk");
             checkRecordAt(r, policy.grammar(), model, retained);
             long blocks = Math.ceilDiv(model.size(), policy.blockWidth());
@@ -533,7 +533,7 @@ class KV02PropertyTest {
         }
         Path file = dir.resolve("respelled.kv");
         Files.write(file, BitSegmentBytes.build(policy, model, retained, respell));
-        try (Kv02Reader r = SegmentFixtures.open(file, policy)) {
+        try (NativeReader r = SegmentFixtures.open(file, policy)) {
             assertEquals(model, SegmentFixtures.walk(r), "walk");
             checkRecordAt(r, policy.grammar(), model, retained);
             long blocks = Math.ceilDiv(model.size(), policy.blockWidth());
@@ -547,7 +547,7 @@ class KV02PropertyTest {
         Path file = dir.resolve("disordered.kv");
         Profile profile = Profile.of(policy);
         Files.write(file, profile.build(policy, records, retained != null ? retained : profile.maximalRetention(records)));
-        try (Kv02Reader r = SegmentFixtures.open(file, policy)) {
+        try (NativeReader r = SegmentFixtures.open(file, policy)) {
             assertThrows(CorruptSegmentException.class, () -> SegmentFixtures.walk(r), "walk " + records);
             assertThrows(CorruptSegmentException.class, r::verify, "verify " + records);
         }
