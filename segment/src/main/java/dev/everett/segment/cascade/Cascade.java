@@ -1,10 +1,11 @@
 package dev.everett.segment.cascade;
 
 import dev.everett.api.Lookup;
-import dev.everett.segment.fc.BitValue;
+import dev.everett.api.Policy;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
-import dev.everett.segment.fc.OptionalValue;
+import dev.everett.segment.fc.Framing;
+import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexReader;
 import dev.everett.segment.io.Corruption;
@@ -52,7 +53,8 @@ public final class Cascade {
         this.bits = head.nativeReader.bitUnit();
         this.pathBits = head.nativeReader.pathBits();
         Corruption c = head.index.corruption();
-        this.probes = ThreadLocal.withInitial(() -> new Probe(c, bits, pathBits));
+        Policy policy = head.nativeReader.policy();
+        this.probes = ThreadLocal.withInitial(() -> new Probe(c, bits, pathBits, Framing.values(policy)));
         c.require(head.virtualCount() <= k, Envelope.BYTES + 8,
                 "a query head must hold at most K = " + k + " occurrences, this one holds " + head.virtualCount());
         this.routing = routingBytes > 0 ? RoutingCache.of(head, routingBytes) : null;
@@ -82,8 +84,11 @@ public final class Cascade {
         long matchLength;
         /** First native at or above Q within the current catalog's window (seek support). */
         long lowerBound;
+        /** Decodes the value of a match (every native of a chain shares the policy). */
+        final ValueCodec values;
 
-        Probe(Corruption c, boolean bits, int pathBits) {
+        Probe(Corruption c, boolean bits, int pathBits, ValueCodec values) {
+            this.values = values;
             lower = new QueryContext(c, bits, pathBits);
             scan = new QueryContext(c, bits, pathBits);
             pred = new QueryContext[] {new QueryContext(c, bits, pathBits), new QueryContext(c, bits, pathBits)};
@@ -210,19 +215,9 @@ public final class Cascade {
     }
 
     private static Lookup answer(NativeReader natives, Probe p) {
-        if (natives.bitUnit()) {
-            BitValue v = natives.bitValue();
-            v.decode(p.matchSegment, natives.corruption(), p.matchAt, p.matchLength);
-            return v.tombstone ? Lookup.tombstone() : Lookup.value(v.copyOrView(p.matchSegment));
-        }
-        if (!natives.optionalValues()) {
-            return Lookup.value(p.matchSegment.asSlice(p.matchAt, p.matchLength));
-        }
-        Corruption c = natives.corruption();
-        if (OptionalValue.isTombstone(p.matchSegment, c, p.matchAt, p.matchLength)) {
-            return Lookup.tombstone();
-        }
-        return Lookup.value(p.matchSegment.asSlice(p.matchAt + 1, p.matchLength - 1));
+        ValueCodec v = p.values;
+        v.decode(p.matchSegment, natives.corruption(), p.matchAt, p.matchLength);
+        return v.tombstone ? Lookup.tombstone() : Lookup.value(v.copyOrView(p.matchSegment));
     }
 
     /**

@@ -3,12 +3,11 @@ package dev.everett.segment.cascade;
 import dev.everett.api.KeyRange;
 import dev.everett.api.SeekCursor;
 import dev.everett.segment.bits.BitStrings;
-import dev.everett.segment.fc.BitValue;
 import dev.everett.segment.fc.ByteWalker;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
 import dev.everett.segment.fc.KeyWalker;
-import dev.everett.segment.fc.OptionalValue;
+import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -35,7 +34,7 @@ public final class SegmentSeekCursor implements SeekCursor {
     private final FcStream.Window window = new FcStream.Window();
     private final boolean bits;
     private final int pathBits;
-    private final BitValue bitValue;
+    private final ValueCodec values;
 
     private KeyWalker walker;
     private boolean valid;
@@ -44,9 +43,7 @@ public final class SegmentSeekCursor implements SeekCursor {
     private int keyLength;
     private MemorySegment keyView = MemorySegment.ofArray(key);
     private byte[] keyViewArray = key;
-    private long valueAt;
-    private long valueLength;
-    /** Bit units: the decoded value. */
+    /** The current value, made on the first {@link #value()} after a step (null until then). */
     private MemorySegment valueView;
     private boolean tombstone;
     private KeyMaterialiser.GroupKeys group;
@@ -65,7 +62,7 @@ public final class SegmentSeekCursor implements SeekCursor {
         this.range = range;
         this.bits = reader.bitUnit();
         this.pathBits = reader.pathBits();
-        this.bitValue = bits ? reader.bitValue() : null;
+        this.values = reader.values();
     }
 
     @Override
@@ -234,21 +231,9 @@ public final class SegmentSeekCursor implements SeekCursor {
         valid = true;
         encodedValueAt = encodedAt;
         encodedValueLength = encodedLength;
-        if (bits) {
-            bitValue.decode(natives.segment(), reader.corruption(), encodedAt, encodedLength);
-            tombstone = bitValue.tombstone;
-            valueView = bitValue.copyOrView(natives.segment());
-            return;
-        }
-        if (reader.optionalValues()) {
-            tombstone = OptionalValue.isTombstone(natives.segment(), reader.corruption(), encodedAt, encodedLength);
-            valueAt = encodedAt + 1;
-            valueLength = tombstone ? 0 : encodedLength - 1;
-        } else {
-            tombstone = false;
-            valueAt = encodedAt;
-            valueLength = encodedLength;
-        }
+        values.decode(natives.segment(), reader.corruption(), encodedAt, encodedLength);
+        tombstone = values.tombstone;
+        valueView = null;
     }
 
     private void checkUpper() {
@@ -305,10 +290,10 @@ public final class SegmentSeekCursor implements SeekCursor {
     @Override
     public MemorySegment value() {
         requireValid();
-        if (bits) {
-            return valueView;
+        if (valueView == null) {
+            valueView = values.copyOrView(natives.segment());
         }
-        return natives.segment().asSlice(valueAt, valueLength);
+        return valueView;
     }
 
     @Override

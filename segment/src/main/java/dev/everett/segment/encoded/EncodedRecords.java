@@ -5,12 +5,12 @@ import dev.everett.api.Policy;
 import dev.everett.api.SegmentReader;
 import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.bits.EliasFanoReader;
-import dev.everett.segment.fc.BitValue;
 import dev.everett.segment.fc.ByteFrame;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
 import dev.everett.segment.fc.Framing;
 import dev.everett.segment.fc.OptionalValue;
+import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
 
@@ -37,8 +37,8 @@ public final class EncodedRecords {
     private final Frame frame;
     /** The same frame when the stream is byte-unit (the common case, read without a virtual call), else null. */
     private final ByteFrame bytes;
-    /** KV02 bit only: checks each value's codec fills its VLEN slot (KV03 frames parse their values). */
-    private final BitValue bitValues;
+    /** Bit units: checks each KV02 bit value's codec fills its VLEN slot (KV03 frames parse their values). */
+    private final ValueCodec bitValues;
     private final int pathBits;
     private final EliasFanoReader.Cursor blockOffsets;
     private final long stride;
@@ -55,7 +55,7 @@ public final class EncodedRecords {
         this.frame.bind(stream);
         this.frame.pos = stream.start();
         this.bytes = frame instanceof ByteFrame b ? b : null;
-        this.bitValues = framing.kind() == Framing.Kind.BITS ? reader.bitValue() : null;
+        this.bitValues = bytes == null ? reader.values() : null;
         this.pathBits = framing.pathBits();
         this.blockOffsets = stream.offsets().cursor(0);
         this.stride = stream.stride();
@@ -103,9 +103,7 @@ public final class EncodedRecords {
             bytes.read(blockStart, o == 0 ? 0 : keyLength, o == 0, stream.start());
         } else {
             frame.read(blockStart, o == 0 ? 0 : keyLength, o == 0, stream.start());
-            if (bitValues != null) {
-                bitValues.decode(stream.segment(), reader.corruption(), frame.valueAt, frame.valueLength);
-            }
+            bitValues.decode(frame, stream.segment(), reader.corruption());
         }
         keyLength = frame.retained + frame.suffixLength;
         ordinal = o;

@@ -20,20 +20,13 @@ import java.lang.foreign.MemorySegment;
  * </ul>
  * The codec must fill the span exactly.
  */
-public final class BitValue {
+public final class BitValue extends ValueCodec {
     public enum Codec { BYTES, STRING, OPTIONAL_STRING }
 
     private final Codec codec;
     private final BitInput in = new BitInput(MemorySegment.NULL, null, 0, 0);
     private byte[] scratch = new byte[64];
     private MemorySegment scratchView = MemorySegment.ofArray(scratch);
-
-    /** True if the value decoded last is absent. */
-    public boolean tombstone;
-    /** Bit position of its first byte. */
-    public long at;
-    /** Its byte count (0 for a tombstone). */
-    public long bytes;
 
     public BitValue(Codec codec) {
         this.codec = codec;
@@ -47,7 +40,8 @@ public final class BitValue {
         return p.format() == SegmentFormat.KV03 ? Codec.STRING : Codec.BYTES;
     }
 
-    /** Decodes the value occupying bits {@code [from, from + length)}. */
+    /** Decodes the value occupying bits {@code [from, from + length)}; {@link #at} is then a bit position. */
+    @Override
     public void decode(MemorySegment s, Corruption c, long from, long length) {
         if (codec == Codec.BYTES) {
             if ((length & 7) != 0) {
@@ -77,6 +71,16 @@ public final class BitValue {
         bytes = n;
     }
 
+    /** As {@link #decode(MemorySegment, Corruption, long, long)}, or for a KV03 frame the value it has parsed already. */
+    @Override
+    public void decode(Frame f, MemorySegment s, Corruption c) {
+        if (f instanceof Kv03Frame k) {
+            of(k);
+        } else {
+            decode(s, c, f.valueAt, f.valueLength);
+        }
+    }
+
     /** Takes the value a KV03 frame has just parsed (it delimits itself, so the frame decoded it already). */
     public void of(Kv03Frame f) {
         tombstone = !f.present;
@@ -85,6 +89,7 @@ public final class BitValue {
     }
 
     /** The value's bytes: a view of the mapping when they start on a byte boundary, else a fresh copy. */
+    @Override
     public MemorySegment copyOrView(MemorySegment s) {
         if ((at & 7) == 0) {
             return s.asSlice(at >>> 3, bytes);
@@ -99,6 +104,7 @@ public final class BitValue {
      * {@link #source}, which is the mapping when they start on a byte boundary, else a reused
      * buffer (valid until the next call) into which this copies them. Call before {@link #source}.
      */
+    @Override
     public long offsetIn(MemorySegment s) {
         if ((at & 7) == 0) {
             return at >>> 3;
@@ -121,6 +127,7 @@ public final class BitValue {
     }
 
     /** Where the bytes {@link #offsetIn} located live: the mapping or the scratch buffer. */
+    @Override
     public MemorySegment source(MemorySegment s) {
         return (at & 7) == 0 ? s : scratchView;
     }

@@ -8,7 +8,11 @@ import dev.everett.api.ValueGrammar;
 
 /**
  * How the records of one front-coded stream are framed, which fixes its unit and the frame that
- * parses it.
+ * parses it. This is the one place that turns a policy into its format family's parts: the
+ * framing of its natives ({@link #ofNatives}) and borrowed keys ({@link #ofBorrowedKeys}), the
+ * frame ({@link #newFrame}), the walker ({@link FcStream#keys}) and the value codec
+ * ({@link #values}); readers, cursors, the cascade and the merger take those and never ask
+ * "bits? optional?" themselves.
  *
  * <ul>
  *   <li>{@link Kind#BYTES}: byte-unit KV02 framing (LEB128 counts), natives and borrowed keys.</li>
@@ -48,6 +52,14 @@ public record Framing(Kind kind, BackspaceCode backspace, boolean optional, int 
             return BYTES;
         }
         return new Framing(Kind.BITS, p.backspace(), false, p.format() == SegmentFormat.KV03 ? KV03_PATH_BITS : 0);
+    }
+
+    /** A fresh value decoder for the natives written under {@code p} (one per reader, cursor or query, reused). */
+    public static ValueCodec values(Policy p) {
+        if (p.unit() == Unit.BYTE) {
+            return p.grammar() == ValueGrammar.OPTIONAL ? new OptionalValue() : new RawValue();
+        }
+        return new BitValue(BitValue.codec(p));
     }
 
     public boolean bitUnit() {

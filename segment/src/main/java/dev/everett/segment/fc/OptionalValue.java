@@ -8,11 +8,18 @@ import java.lang.foreign.ValueLayout;
  * The byte transport of optional values: {@code 00} alone is absent (a tombstone), {@code 01}
  * followed by the bytes is present (the empty value is {@code 01}). Anything else is corrupt.
  */
-public final class OptionalValue {
+public final class OptionalValue extends ValueCodec {
     public static final byte ABSENT = 0;
     public static final byte PRESENT = 1;
 
-    private OptionalValue() {
+    OptionalValue() {
+    }
+
+    @Override
+    public void decode(MemorySegment s, Corruption c, long from, long length) {
+        tombstone = isTombstone(s, c, from, length);
+        at = from + 1;
+        bytes = tombstone ? 0 : length - 1;
     }
 
     /**

@@ -2,10 +2,9 @@ package dev.everett.segment.natives;
 
 import dev.everett.api.SegmentCursor;
 import dev.everett.segment.bits.BitStrings;
-import dev.everett.segment.fc.BitValue;
 import dev.everett.segment.fc.BitWalker;
 import dev.everett.segment.fc.Frame;
-import dev.everett.segment.fc.Kv03Frame;
+import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
 
@@ -20,7 +19,7 @@ final class BitCursor implements SegmentCursor {
     private final MemorySegment s;
     private final Corruption corruption;
     private final BitWalker walker;
-    private final BitValue value;
+    private final ValueCodec value;
     private final int pathBits;
     private byte[] key;
     private int keyLength;
@@ -36,7 +35,7 @@ final class BitCursor implements SegmentCursor {
         this.s = reader.file();
         this.corruption = reader.corruption();
         this.walker = typed.stream().bitWalker();
-        this.value = new BitValue(BitValue.codec(reader.policy()));
+        this.value = reader.values();
         this.pathBits = typed.stream().framing().pathBits();
     }
 
@@ -46,12 +45,8 @@ final class BitCursor implements SegmentCursor {
             return false;
         }
         Frame f = walker.frame();
-        BitValue v = value;
-        if (f instanceof Kv03Frame k) {
-            v.of(k);
-        } else {
-            v.decode(s, corruption, f.valueAt, f.valueLength);
-        }
+        ValueCodec v = value;
+        v.decode(f, s, corruption);
         tombstone = v.tombstone;
         valueOffset = v.offsetIn(s);
         valueSource = v.source(s);

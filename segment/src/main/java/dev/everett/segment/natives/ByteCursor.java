@@ -3,7 +3,7 @@ package dev.everett.segment.natives;
 import dev.everett.api.SegmentCursor;
 import dev.everett.segment.fc.ByteFrame;
 import dev.everett.segment.fc.ByteWalker;
-import dev.everett.segment.fc.OptionalValue;
+import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
 
@@ -16,7 +16,7 @@ final class ByteCursor implements SegmentCursor {
     private final MemorySegment s;
     private final Corruption corruption;
     private final ByteWalker walker;
-    private final boolean optional;
+    private final ValueCodec values;
     private MemorySegment keyView;
     private byte[] keyViewArray;
     private long valueAt;
@@ -26,7 +26,7 @@ final class ByteCursor implements SegmentCursor {
     ByteCursor(NativeReader reader, NativeReader.Typed typed) {
         this.s = reader.file();
         this.corruption = reader.corruption();
-        this.optional = reader.optionalValues();
+        this.values = reader.values();
         this.walker = typed.stream().byteWalker();
     }
 
@@ -36,15 +36,11 @@ final class ByteCursor implements SegmentCursor {
             return false;
         }
         ByteFrame f = walker.frame();
-        if (optional) {
-            boolean absent = OptionalValue.isTombstone(s, corruption, f.valueAt, f.valueLength);
-            tombstone = absent;
-            valueAt = f.valueAt + 1;
-            valueLength = absent ? 0 : f.valueLength - 1;
-        } else {
-            valueAt = f.valueAt;
-            valueLength = f.valueLength;
-        }
+        ValueCodec v = values;
+        v.decode(s, corruption, f.valueAt, f.valueLength);
+        tombstone = v.tombstone;
+        valueAt = v.at;
+        valueLength = v.bytes;
         return true;
     }
 

@@ -14,12 +14,11 @@ import dev.everett.api.VerifyReport;
 import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.bits.EliasFanoReader;
-import dev.everett.segment.fc.BitValue;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
 import dev.everett.segment.fc.Framing;
 import dev.everett.segment.fc.FullScan;
-import dev.everett.segment.fc.OptionalValue;
+import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.LittleEndian;
@@ -161,9 +160,9 @@ public final class NativeReader implements SegmentReader {
         return Framing.ofNatives(policy).pathBits();
     }
 
-    /** A value decoder for this bit-unit file's grammar and format. */
-    public BitValue bitValue() {
-        return new BitValue(BitValue.codec(policy));
+    /** A fresh value decoder for this file's unit, format and grammar. */
+    public ValueCodec values() {
+        return Framing.values(policy);
     }
 
     @Override
@@ -209,16 +208,10 @@ public final class NativeReader implements SegmentReader {
         if (bitUnit()) {
             return bitRecordAt(ordinal, f);
         }
-        boolean tombstone = false;
-        long valueAt = f.valueAt;
-        long valueLength = f.valueLength;
-        if (optionalValues()) {
-            tombstone = OptionalValue.isTombstone(file, corruption, valueAt, valueLength);
-            valueAt++;
-            valueLength = tombstone ? 0 : valueLength - 1;
-        }
+        ValueCodec v = values();
+        v.decode(file, corruption, f.valueAt, f.valueLength);
         return new RecordLocation(ordinal, f.keyLength(), f.retained, file.asSlice(f.suffixAt, f.suffixLength),
-                tombstone, file.asSlice(valueAt, valueLength));
+                v.tombstone, v.copyOrView(file));
     }
 
     /**
@@ -230,7 +223,7 @@ public final class NativeReader implements SegmentReader {
         long keyBits = f.keyLength() - path;
         byte[] suffix = new byte[Math.toIntExact(LittleEndian.ceilDiv(f.suffixLength, 8))];
         BitStrings.copy(file, f.suffixAt, suffix, 0, f.suffixLength);
-        BitValue v = bitValue();
+        ValueCodec v = values();
         v.decode(file, corruption, f.valueAt, f.valueLength);
         return new RecordLocation(ordinal, keyBits >>> 3, f.retained - path, MemorySegment.ofArray(suffix),
                 v.tombstone, v.copyOrView(file));
@@ -243,14 +236,11 @@ public final class NativeReader implements SegmentReader {
         FullScan.bodyCrc(file, envelope, corruption);
         FullScan.zeroGaps(file, corruption, d.bytes(), d.offsets(), d.lengths());
         long body = Envelope.BYTES;
-        FullScan.RecordCheck values;
         if (bitUnit()) {
             FullScan.zeroBitPadding(file, corruption, body + d.offsets()[NativeDirectory.FC], d.fcExtent(), "record stream");
-            BitValue v = bitValue();
-            values = f -> v.decode(file, corruption, f.valueAt, f.valueLength);
-        } else {
-            values = optionalValues() ? f -> OptionalValue.isTombstone(file, corruption, f.valueAt, f.valueLength) : null;
         }
+        ValueCodec v = values();
+        FullScan.RecordCheck values = f -> v.decode(file, corruption, f.valueAt, f.valueLength);
         long[] nonCanonical = new long[1];
         EliasFano canonical = FullScan.walk(t.stream(), nonCanonical, values);
         long[] at = new long[4];
