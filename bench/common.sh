@@ -2,13 +2,20 @@
 # root, names this run's raw files under docs/benchmarks/raw/, builds the shaded benchmarks.jar
 # (unless SKIP_BUILD=1) and defines jdk, which runs a command on a JDK 25.
 #
-# Sets: root, raw, name, json, sizes, log, jar.
+# Sets: root, raw, summary, name, json, sizes, log, jar.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$(pwd)
 
 stamp=$(date -u +%Y-%m-%d)
 name="${KIND}-${stamp}${TAG:+-$TAG}"
 raw="docs/benchmarks/raw"
+summary="docs/benchmarks/$KIND.md"
+# A tagged run (TAG=smoke, ...) checks the scripts, it does not measure: its raw files and its
+# summary go under bench/target/, so it can never overwrite the committed results.
+if [ -n "${TAG:-}" ]; then
+  raw="bench/target/runs"
+  summary="$raw/$KIND.md"
+fi
 mkdir -p "$raw"
 if [ -e "$raw/$name.json" ]; then
   name="${name}-$(date -u +%H%M%S)"

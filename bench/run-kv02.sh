@@ -8,7 +8,8 @@
 #   bench/run-kv02.sh -f 1 -wi 1 -i 2       # extra arguments go to JMH (here: a smoke run)
 #
 # Environment:
-#   TAG=smoke        appended to the raw file names (kv02-<date>-smoke.json)
+#   TAG=smoke        a check, not a result: raw files and summary go to bench/target/runs/
+#                    (kv02-<date>-smoke.*), never over docs/benchmarks/
 #   SKIP_BUILD=1     reuse bench/target/benchmarks.jar
 #   BENCH_REGEX=...  JMH benchmark regex (default: all Kv02* benchmarks, the bit profiles included)
 #
@@ -36,5 +37,5 @@ jmh_args=()
 for f in ${UPDATES:-}; do jmh_args+=(--jmh "$f"); done
 python3 bench/summarize.py "${jmh_args[@]}" --jmh "$json" --sizes "$sizes" --log "$log" \
   --command "bench/run-kv02.sh${*:+ $*}" --command "$size_cmd" --command "$jmh_cmd" \
-  --out docs/benchmarks/kv02.md > /dev/null
-echo "summary: docs/benchmarks/kv02.md; raw: $json, $sizes, $log"
+  --out "$summary" > /dev/null
+echo "summary: $summary; raw: $json, $sizes, $log"

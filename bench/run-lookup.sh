@@ -14,7 +14,8 @@
 #   TAG=smoke bench/run-lookup.sh -f 1 -wi 1 -i 1 -w 1s -r 1s    # extra arguments go to JMH
 #
 # Environment:
-#   TAG=smoke        appended to the raw file names (lookup-<date>-smoke.json)
+#   TAG=smoke        a check, not a result: raw files and summary go to bench/target/runs/
+#                    (lookup-<date>-smoke.*), never over docs/benchmarks/
 #   SKIP_BUILD=1     reuse bench/target/benchmarks.jar
 #   SKIP_SIZES=1     skip LookupSizeReport (the summary then has no size sections)
 #   BENCH_REGEX=...  JMH benchmark regex (default: LookupBench and SingleSegmentBench)
@@ -55,5 +56,5 @@ jmh_args=()
 for f in ${UPDATES:-}; do jmh_args+=(--jmh "$f"); done
 python3 bench/summarize_lookup.py "${jmh_args[@]}" --jmh "$json" "${size_args[@]}" --log "$log" \
   --command "bench/run-lookup.sh${*:+ $*}" --command "$size_cmd" --command "$jmh_cmd" \
-  --out docs/benchmarks/lookup.md > /dev/null
-echo "summary: docs/benchmarks/lookup.md; raw: $json, $sizes, $log"
+  --out "$summary" > /dev/null
+echo "summary: $summary; raw: $json, $sizes, $log"

@@ -7,7 +7,8 @@
 #   bench/run-merge.sh -f 1 -wi 1 -i 2 -w 1s -r 1s  # extra arguments go to JMH (here: a smoke run)
 #
 # Environment:
-#   TAG=smoke        appended to the raw file names (merge-<date>-smoke.json)
+#   TAG=smoke        a check, not a result: raw files and summary go to bench/target/runs/
+#                    (merge-<date>-smoke.*), never over docs/benchmarks/
 #   SKIP_BUILD=1     reuse bench/target/benchmarks.jar
 #   BENCH_REGEX=...  JMH benchmark regex (default: all Merge* benchmarks)
 #   PROF=...         JMH profiler arguments (default "-prof gc", for gc.alloc.rate.norm per key;
@@ -44,5 +45,5 @@ jmh_args=()
 for f in ${UPDATES:-}; do jmh_args+=(--jmh "$f"); done
 python3 bench/summarize_merge.py "${jmh_args[@]}" --jmh "$json" --log "$log" \
   --command "bench/run-merge.sh${*:+ $*}" --command "$jmh_cmd" \
-  --out docs/benchmarks/merge.md > /dev/null
-echo "summary: docs/benchmarks/merge.md; raw: $json, $log"
+  --out "$summary" > /dev/null
+echo "summary: $summary; raw: $json, $log"

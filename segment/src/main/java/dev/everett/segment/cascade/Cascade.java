@@ -1,5 +1,6 @@
 package dev.everett.segment.cascade;
 
+import dev.everett.segment.index.IndexDirectory;
 import dev.everett.api.Lookup;
 import dev.everett.api.Policy;
 import dev.everett.segment.fc.FcStream;
@@ -9,12 +10,11 @@ import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexReader;
 import dev.everett.segment.io.Corruption;
-import dev.everett.segment.io.Envelope;
 import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Queries a chain of catalogs through fractional cascading (index-query-merge.md §2). The head
+ * Queries a chain of catalogs through fractional cascading (docs/format.md, "IX03 body" and "Decisions: IX03 index files"). The head
  * holds at most K occurrences, so its group 0 covers it all and the search starts from the
  * empty key. At each catalog the group chosen above is projected through the rank directories
  * onto a native window and two borrowed windows; a comparison context, carried down and never
@@ -55,7 +55,7 @@ public final class Cascade {
         Corruption c = head.index.corruption();
         Policy policy = head.nativeReader.policy();
         this.probes = ThreadLocal.withInitial(() -> new Probe(c, bits, pathBits, Framing.values(policy)));
-        c.require(head.virtualCount() <= k, Envelope.BYTES + 8,
+        c.require(head.virtualCount() <= k, IndexDirectory.inFile(IndexDirectory.VIRTUAL_COUNT),
                 "a query head must hold at most K = " + k + " occurrences, this one holds " + head.virtualCount());
         this.routing = routingBytes > 0 ? RoutingCache.of(head, routingBytes) : null;
     }
@@ -205,10 +205,10 @@ public final class Cascade {
         long next = p.predOrdinal[IndexReader.MAIN];
         Corruption c = node.index.corruption();
         if (node.main == null) {
-            throw c.at(Envelope.BYTES + 82, "main route sampled but the catalog has no main target");
+            throw c.at(IndexDirectory.inFile(IndexDirectory.TARGET_FLAGS), "main route sampled but the catalog has no main target");
         }
         if (next >= node.main.index.groups()) {
-            throw c.at(Envelope.BYTES + 16, "main route sample " + next + " names a group beyond its target");
+            throw c.at(IndexDirectory.inFile(IndexDirectory.BORROWED_COUNTS), "main route sample " + next + " names a group beyond its target");
         }
         p.lower.copyFrom(p.pred[IndexReader.MAIN]);
         return next;
@@ -231,7 +231,7 @@ public final class Cascade {
         long v = ix.virtualCount();
         long first = g * k;
         if (g < 0 || first >= v) {
-            throw c.at(Envelope.BYTES + 8, "group " + g + " lies beyond the " + v + " occurrences of " + ix.path());
+            throw c.at(IndexDirectory.inFile(IndexDirectory.VIRTUAL_COUNT), "group " + g + " lies beyond the " + v + " occurrences of " + ix.path());
         }
         long width = Math.min(k, v - first);
         IndexReader.Route main = ix.route(IndexReader.MAIN);
@@ -247,7 +247,7 @@ public final class Cascade {
         long nativeLast = nativeFirst + width - pop0 - pop1;
         FcStream natives = node.nativeStream();
         if (nativeLast > natives.count()) {
-            throw c.at(Envelope.BYTES + 8, "group " + g + " names natives beyond the " + natives.count() + " records of the native");
+            throw c.at(IndexDirectory.inFile(IndexDirectory.VIRTUAL_COUNT), "group " + g + " names natives beyond the " + natives.count() + " records of the native");
         }
         p.match = -1;
         p.lowerBound = nativeLast;
@@ -342,7 +342,7 @@ public final class Cascade {
         FcStream leaf = node.secondaryStream();
         Corruption c = node.index.corruption();
         if (t >= leaf.count()) {
-            throw c.at(Envelope.BYTES + 24, "secondary sample names record " + t + " beyond the leaf's " + leaf.count());
+            throw c.at(IndexDirectory.inFile(IndexDirectory.BORROWED_COUNTS + 8), "secondary sample names record " + t + " beyond the leaf's " + leaf.count());
         }
         p.match = -1;
         scanNatives(leaf, t, Math.min(t + k, leaf.count()), p.pred[IndexReader.SECONDARY], p);

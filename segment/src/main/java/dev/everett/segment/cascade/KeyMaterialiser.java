@@ -1,11 +1,11 @@
 package dev.everett.segment.cascade;
 
+import dev.everett.segment.index.IndexDirectory;
 import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexReader;
-import dev.everett.segment.io.Envelope;
 import java.util.Arrays;
 import java.util.List;
 
@@ -63,7 +63,7 @@ public final class KeyMaterialiser {
             boundary = new byte[path > 0 ? 1 : 0];
             boundaryLength = path;
         } else {
-            ix.corruption().require(level > 0, Envelope.BYTES + 8, "group " + group + " of a head catalog");
+            ix.corruption().require(level > 0, IndexDirectory.inFile(IndexDirectory.VIRTUAL_COUNT), "group " + group + " of a head catalog");
             GroupKeys above = decode(level - 1, IndexReader.MAIN, group);
             boundary = above.keyOf(group);
             boundaryLength = above.lengthOf(group);

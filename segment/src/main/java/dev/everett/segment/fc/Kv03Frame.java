@@ -7,7 +7,7 @@ import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Parses KV03 records in place (native-format.md §6.2) for the one sort of Everett's string
+ * Parses KV03 records in place (docs/format.md, "KV03 body") for the one sort of Everett's string
  * policy: sort code {@code 0}, {@code fc_string_key<EG0>}, and values in the string codec,
  * behind a presence bit under the optional grammar ({@code tombstone_value<string_value<EG0>>})
  * or bare under the raw one ({@code string_value<EG0>}).

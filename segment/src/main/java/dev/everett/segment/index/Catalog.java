@@ -43,20 +43,20 @@ public final class Catalog {
         IndexDirectory d = index.directory();
         Corruption c = index.corruption();
         long k = index.groupSize();
-        c.require(d.nativeId().equals(nativeId), 96 + 88, "index names native " + d.nativeId() + " but the catalog's native is " + nativeId);
-        c.require(index.nativeCount() == nativeReader.recordCount(), 96 + 8,
+        c.require(d.nativeId().equals(nativeId), IndexDirectory.inFile(IndexDirectory.NATIVE_ID), "index names native " + d.nativeId() + " but the catalog's native is " + nativeId);
+        c.require(index.nativeCount() == nativeReader.recordCount(), IndexDirectory.inFile(IndexDirectory.VIRTUAL_COUNT),
                 "index describes " + index.nativeCount() + " native records but the native has " + nativeReader.recordCount());
-        c.require(d.present()[0] == (main != null), 96 + 82, "main-target flag disagrees with the chain");
+        c.require(d.present()[0] == (main != null), IndexDirectory.inFile(IndexDirectory.TARGET_FLAGS), "main-target flag disagrees with the chain");
         if (main != null) {
-            c.require(d.mainNativeId().equals(main.nativeId) && d.mainIndexId().equals(main.indexId), 96 + 104,
+            c.require(d.mainNativeId().equals(main.nativeId) && d.mainIndexId().equals(main.indexId), IndexDirectory.inFile(IndexDirectory.MAIN_NATIVE_ID),
                     "main target recorded as " + d.mainNativeId() + "/" + d.mainIndexId() + " but bound to " + main.nativeId + "/" + main.indexId);
-            c.require(d.counts()[0] == main.index.groups(), 96 + 16,
+            c.require(d.counts()[0] == main.index.groups(), IndexDirectory.inFile(IndexDirectory.BORROWED_COUNTS),
                     "main route holds " + d.counts()[0] + " samples but its target has " + main.index.groups() + " groups");
         }
-        c.require(d.present()[1] == (secondary != null), 96 + 83, "secondary-target flag disagrees with the chain");
+        c.require(d.present()[1] == (secondary != null), IndexDirectory.inFile(IndexDirectory.TARGET_FLAGS + 1), "secondary-target flag disagrees with the chain");
         if (secondary != null) {
-            c.require(d.secondaryId().equals(secondaryId), 96 + 136, "secondary recorded as " + d.secondaryId() + " but bound to " + secondaryId);
-            c.require(d.counts()[1] == LittleEndian.ceilDiv(secondary.recordCount(), k), 96 + 24,
+            c.require(d.secondaryId().equals(secondaryId), IndexDirectory.inFile(IndexDirectory.SECONDARY_ID), "secondary recorded as " + d.secondaryId() + " but bound to " + secondaryId);
+            c.require(d.counts()[1] == LittleEndian.ceilDiv(secondary.recordCount(), k), IndexDirectory.inFile(IndexDirectory.BORROWED_COUNTS + 8),
                     "secondary route holds " + d.counts()[1] + " samples but its leaf has " + secondary.recordCount() + " records");
         }
     }

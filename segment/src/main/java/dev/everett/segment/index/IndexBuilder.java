@@ -159,7 +159,7 @@ public final class IndexBuilder {
 
     private static final byte[] ZERO_WORD = new byte[8];
 
-    /** The merge of §6.1: one pass over the three sources in virtual order. */
+    /** One pass over the three sources in virtual order. */
     private long merge(Source[] sources, KeyStreamEncoder[] streams, Spill[] cuts, ClassPacker[] classes, BitVector[] flags) throws IOException {
         boolean[] live = new boolean[3];
         for (int i = 0; i < 3; i++) {

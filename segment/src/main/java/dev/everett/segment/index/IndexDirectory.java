@@ -33,6 +33,36 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
     static final int CUTS = 16;
     private static final int DESCRIPTORS = 160;
 
+    // Field offsets, relative to the body (the directory starts it); route fields hold the main
+    // route's value first and the secondary's 8 bytes (1 byte for the u8 fields) after it.
+    /** u64 virtual count V. */
+    public static final int VIRTUAL_COUNT = 8;
+    /** u64 borrowed key counts, main then secondary. */
+    public static final int BORROWED_COUNTS = 16;
+    /** u64 FC extents of the borrowed streams. */
+    public static final int EXTENTS = 32;
+    /** u64 terminal key lengths of the borrowed streams. */
+    public static final int TERMINAL_LENGTHS = 48;
+    /** u64 Elias–Fano universes of the borrowed streams. */
+    public static final int UNIVERSES = 64;
+    /** u8 Elias–Fano low widths. */
+    public static final int LOW_WIDTHS = 80;
+    /** u8 target flags: main present, secondary present. */
+    public static final int TARGET_FLAGS = 82;
+    /** The identity of this catalog's native. */
+    public static final int NATIVE_ID = 88;
+    /** The identity of the main target's native. */
+    public static final int MAIN_NATIVE_ID = 104;
+    /** The identity of the main target's index. */
+    public static final int MAIN_INDEX_ID = 120;
+    /** The identity of the secondary target (a native). */
+    public static final int SECONDARY_ID = 136;
+
+    /** The file offset of a directory field (the body follows the envelope). */
+    public static long inFile(long field) {
+        return Envelope.BYTES + field;
+    }
+
     static int fcSlot(int route) {
         return route * ROUTE_SLOTS;
     }
@@ -82,19 +112,19 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         LittleEndian.putU32(d, 0, MAGIC);
         LittleEndian.putU16(d, 4, VERSION);
         LittleEndian.putU16(d, 6, SECTIONS);
-        LittleEndian.putU64(d, 8, virtualCount);
+        LittleEndian.putU64(d, VIRTUAL_COUNT, virtualCount);
         for (int r = 0; r < 2; r++) {
-            LittleEndian.putU64(d, 16 + 8 * r, counts[r]);
-            LittleEndian.putU64(d, 32 + 8 * r, extents[r]);
-            LittleEndian.putU64(d, 48 + 8 * r, terminalLengths[r]);
-            LittleEndian.putU64(d, 64 + 8 * r, universes[r]);
-            d[80 + r] = (byte) lowWidths[r];
-            d[82 + r] = (byte) (present[r] ? 1 : 0);
+            LittleEndian.putU64(d, BORROWED_COUNTS + 8 * r, counts[r]);
+            LittleEndian.putU64(d, EXTENTS + 8 * r, extents[r]);
+            LittleEndian.putU64(d, TERMINAL_LENGTHS + 8 * r, terminalLengths[r]);
+            LittleEndian.putU64(d, UNIVERSES + 8 * r, universes[r]);
+            d[LOW_WIDTHS + r] = (byte) lowWidths[r];
+            d[TARGET_FLAGS + r] = (byte) (present[r] ? 1 : 0);
         }
-        nativeId.toBytes(d, 88);
-        mainNativeId.toBytes(d, 104);
-        mainIndexId.toBytes(d, 120);
-        secondaryId.toBytes(d, 136);
+        nativeId.toBytes(d, NATIVE_ID);
+        mainNativeId.toBytes(d, MAIN_NATIVE_ID);
+        mainIndexId.toBytes(d, MAIN_INDEX_ID);
+        secondaryId.toBytes(d, SECONDARY_ID);
         for (int i = 0; i < SECTIONS; i++) {
             LittleEndian.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
             LittleEndian.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
@@ -123,7 +153,7 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         c.require(magic == MAGIC, body, "bad index directory magic: expected \"IX03\"");
         c.require(LittleEndian.u16(s, body + 4) == VERSION, body + 4, "IX03 directory version must be 3, found " + LittleEndian.u16(s, body + 4));
         c.require(LittleEndian.u16(s, body + 6) == SECTIONS, body + 6, "IX03 section count must be 18, found " + LittleEndian.u16(s, body + 6));
-        long v = LittleEndian.u64(s, body + 8);
+        long v = LittleEndian.u64(s, body + VIRTUAL_COUNT);
         long[] counts = new long[2];
         long[] extents = new long[2];
         long[] terminals = new long[2];
@@ -131,13 +161,13 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         int[] lows = new int[2];
         boolean[] present = new boolean[2];
         for (int r = 0; r < 2; r++) {
-            counts[r] = LittleEndian.u64(s, body + 16 + 8 * r);
-            extents[r] = LittleEndian.u64(s, body + 32 + 8 * r);
-            terminals[r] = LittleEndian.u64(s, body + 48 + 8 * r);
-            universes[r] = LittleEndian.u64(s, body + 64 + 8 * r);
-            lows[r] = LittleEndian.u8(s, body + 80 + r);
-            int flag = LittleEndian.u8(s, body + 82 + r);
-            c.require(flag <= 1, body + 82 + r, "target flag must be 0 or 1, found " + flag);
+            counts[r] = LittleEndian.u64(s, body + BORROWED_COUNTS + 8 * r);
+            extents[r] = LittleEndian.u64(s, body + EXTENTS + 8 * r);
+            terminals[r] = LittleEndian.u64(s, body + TERMINAL_LENGTHS + 8 * r);
+            universes[r] = LittleEndian.u64(s, body + UNIVERSES + 8 * r);
+            lows[r] = LittleEndian.u8(s, body + LOW_WIDTHS + r);
+            int flag = LittleEndian.u8(s, body + TARGET_FLAGS + r);
+            c.require(flag <= 1, body + TARGET_FLAGS + r, "target flag must be 0 or 1, found " + flag);
             present[r] = flag == 1;
         }
         for (long i = 84; i < 88; i++) {
@@ -146,19 +176,19 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         for (long i = 152; i < 160; i++) {
             c.require(LittleEndian.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
         }
-        ObjectId nativeId = id(s, body + 88);
-        ObjectId mainNative = id(s, body + 104);
-        ObjectId mainIndex = id(s, body + 120);
-        ObjectId secondary = id(s, body + 136);
-        c.require(present[0] || (mainNative.equals(ObjectId.NONE) && mainIndex.equals(ObjectId.NONE)), body + 104,
+        ObjectId nativeId = id(s, body + NATIVE_ID);
+        ObjectId mainNative = id(s, body + MAIN_NATIVE_ID);
+        ObjectId mainIndex = id(s, body + MAIN_INDEX_ID);
+        ObjectId secondary = id(s, body + SECONDARY_ID);
+        c.require(present[0] || (mainNative.equals(ObjectId.NONE) && mainIndex.equals(ObjectId.NONE)), body + MAIN_NATIVE_ID,
                 "absent main target must have zero identities");
-        c.require(present[1] || secondary.equals(ObjectId.NONE), body + 136, "absent secondary target must have a zero identity");
-        c.require(Long.compareUnsigned(v, 1L << 56) < 0, body + 8, "virtual count beyond 2^56 is not supported");
-        c.require(Long.compareUnsigned(counts[0], v) <= 0 && Long.compareUnsigned(counts[1], v - counts[0]) <= 0, body + 16,
+        c.require(present[1] || secondary.equals(ObjectId.NONE), body + SECONDARY_ID, "absent secondary target must have a zero identity");
+        c.require(Long.compareUnsigned(v, 1L << 56) < 0, body + VIRTUAL_COUNT, "virtual count beyond 2^56 is not supported");
+        c.require(Long.compareUnsigned(counts[0], v) <= 0 && Long.compareUnsigned(counts[1], v - counts[0]) <= 0, body + BORROWED_COUNTS,
                 "borrowed counts exceed the virtual count");
         c.require(counts[0] + counts[1] == env.recordCount(), 56, "envelope record count must be the sum of the borrowed counts");
         for (int r = 0; r < 2; r++) {
-            c.require(present[r] || counts[r] == 0, body + 16 + 8 * r, "absent route must have no borrowed keys");
+            c.require(present[r] || counts[r] == 0, body + BORROWED_COUNTS + 8 * r, "absent route must have no borrowed keys");
         }
         Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
         long[] offsets = sections.offsets();
@@ -170,11 +200,11 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
             long slot = body + DESCRIPTORS + 16L * fcSlot(r);
             c.require(Long.compareUnsigned(extents[r], Long.MAX_VALUE / 8) <= 0 && lengths[fcSlot(r)] == LittleEndian.ceilDiv(extents[r] * bitsPerUnit, 8), slot + 8,
                     "route " + r + " FC section length disagrees with its extent");
-            c.require(lows[r] <= 63, body + 80 + r, "route " + r + " Elias–Fano low width must be ≤ 63");
+            c.require(lows[r] <= 63, body + LOW_WIDTHS + r, "route " + r + " Elias–Fano low width must be ≤ 63");
             long n = LittleEndian.ceilDiv(counts[r], env.blockWidth()) + 1;
-            c.require(universes[r] == extents[r], body + 64 + 8 * r, "route " + r + " Elias–Fano universe must equal its FC extent");
-            c.require(counts[r] > 0 || (extents[r] == 0 && terminals[r] == 0), body + 32 + 8 * r, "empty route must have extent 0 and terminal length 0");
-            c.require(Long.compareUnsigned(terminals[r], extents[r]) <= 0, body + 48 + 8 * r, "route " + r + " terminal key length exceeds its extent");
+            c.require(universes[r] == extents[r], body + UNIVERSES + 8 * r, "route " + r + " Elias–Fano universe must equal its FC extent");
+            c.require(counts[r] > 0 || (extents[r] == 0 && terminals[r] == 0), body + EXTENTS + 8 * r, "empty route must have extent 0 and terminal length 0");
+            c.require(Long.compareUnsigned(terminals[r], extents[r]) <= 0, body + TERMINAL_LENGTHS + 8 * r, "route " + r + " terminal key length exceeds its extent");
             c.require(lengths[fcSlot(r) + 1] == 8 * EliasFano.lowWords(n, lows[r]), slot + 24, "route " + r + " Elias–Fano low section size");
             c.require(lengths[fcSlot(r) + 2] == 8 * EliasFano.highWords(universes[r], lows[r], n), slot + 40, "route " + r + " Elias–Fano high section size");
             c.require(lengths[fcSlot(r) + 3] == 16 * EliasFano.sampleCount(n), slot + 56, "route " + r + " Elias–Fano sample section size");

@@ -70,7 +70,7 @@ public final class IndexReader implements AutoCloseable {
                     body + off[fc + 1], body + off[fc + 2], body + off[fc + 3], body + off[fc + 4], directory.lengths()[fc + 4]);
             long start = framing.bitUnit() ? 8 * (body + off[fc]) : body + off[fc];
             FcStream stream = new FcStream(file, corruption, start, start + directory.extents()[r], ef, count,
-                    envelope.blockWidth(), 0, false, directory.terminalLengths()[r], body + 48 + 8L * r, framing);
+                    envelope.blockWidth(), 0, false, directory.terminalLengths()[r], body + IndexDirectory.TERMINAL_LENGTHS + 8L * r, framing);
             RankDirectory ranks = new RankDirectory(file, corruption, body + off[IndexDirectory.classSlot(r)],
                     body + off[IndexDirectory.checkpointSlot(r)], groups, bits, count);
             routes[r] = new Route(stream, ranks, body + off[IndexDirectory.flagSlot(r)], body + off[IndexDirectory.cutSlot(r)],
@@ -181,7 +181,7 @@ public final class IndexReader implements AutoCloseable {
                 at[i] = body + directory.offsets()[fc + 1 + i];
                 lengths[i] = directory.lengths()[fc + 1 + i];
             }
-            FullScan.sameEliasFano(file, corruption, ef, directory.universes()[r], body + 64 + 8L * r, directory.lowWidths()[r], body + 80 + r, at, lengths);
+            FullScan.sameEliasFano(file, corruption, ef, directory.universes()[r], body + IndexDirectory.UNIVERSES + 8L * r, directory.lowWidths()[r], body + IndexDirectory.LOW_WIDTHS + r, at, lengths);
         }
         long groups = groups();
         long v = virtualCount();
@@ -199,7 +199,7 @@ public final class IndexReader implements AutoCloseable {
         }
         for (int r = 0; r < 2; r++) {
             if (rebuilt[r].total() != routes[r].count()) {
-                throw corruption.at(body + 16 + 8L * r, "route " + r + " classes add up to " + rebuilt[r].total() + " but it holds " + routes[r].count() + " keys");
+                throw corruption.at(body + IndexDirectory.BORROWED_COUNTS + 8L * r, "route " + r + " classes add up to " + rebuilt[r].total() + " but it holds " + routes[r].count() + " keys");
             }
             FullScan.sameWords(file, corruption, body + directory.offsets()[IndexDirectory.classSlot(r)], directory.lengths()[IndexDirectory.classSlot(r)],
                     rebuilt[r].words(), "route " + r + " rank class word");

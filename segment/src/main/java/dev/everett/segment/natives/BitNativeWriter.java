@@ -40,7 +40,7 @@ import java.util.HexFormat;
  * positions), the KV03 dictionary sections, the directory and the envelope follow.
  *
  * <p>KV02: counts are EG0, backspaces use the policy's code, each record carries EG0 of its
- * value's bit length unless the file has a common width. KV03 (native-format.md §6.2): block
+ * value's bit length unless the file has a common width. KV03 (docs/format.md, "KV03 body"): block
  * starts store EG0(retained), other records the backspace; then EG0 of the suffix bits, the
  * suffix, and the value, which delimits itself.
  */

@@ -9,7 +9,7 @@ import dev.everett.segment.io.Sections;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The 192-byte KV03 section directory at body offset 0 (native-format.md §6.1) and its eight
+ * The 192-byte KV03 section directory at body offset 0 (docs/format.md, "KV03 body") and its eight
  * sections: the record payload, the four Elias–Fano sections (as in KV02, over bit positions),
  * the selector dictionary, its bit offsets, and the per-block seeds. Offsets are relative to the
  * body (file offset 96).

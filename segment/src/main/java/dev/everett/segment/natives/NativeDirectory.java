@@ -13,6 +13,9 @@ public interface NativeDirectory {
     int SAMPLES = 3;
     int SPARSE = 4;
 
+    /** Both formats start the body with a 4-byte magic ("KV02", "KV03") that names the format. */
+    int MAGIC_BYTES = 4;
+
     /** Meaningful length of the record stream in units. */
     long fcExtent();
 

@@ -94,7 +94,7 @@ public final class NativeReader implements SegmentReader {
      * reported as one before any query. Any other magic is left to the typed check.
      */
     private static void checkFormat(Path path, MemorySegment s, Envelope env, Policy policy) {
-        if (s.byteSize() < Envelope.BYTES + 4) {
+        if (s.byteSize() < Envelope.BYTES + NativeDirectory.MAGIC_BYTES) {
             return;
         }
         int magic = (int) LittleEndian.u32(s, Envelope.BYTES);

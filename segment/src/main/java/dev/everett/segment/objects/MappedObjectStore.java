@@ -1,5 +1,6 @@
 package dev.everett.segment.objects;
 
+import dev.everett.segment.index.IndexDirectory;
 import dev.everett.api.CatalogRef;
 import dev.everett.api.Chain;
 import dev.everett.api.CommonWidthRule;
@@ -18,7 +19,6 @@ import dev.everett.segment.cascade.ChainFilters;
 import dev.everett.segment.cascade.KeyMaterialiser;
 import dev.everett.segment.cascade.SegmentSeekCursor;
 import dev.everett.segment.index.Catalog;
-import dev.everett.segment.io.Envelope;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,7 +110,7 @@ public final class MappedObjectStore implements ObjectStore {
         Catalog h = catalog(head);
         List<Catalog> path = new ArrayList<>();
         for (Catalog c = h; c != null; c = c.main) {
-            h.index.corruption().require(c.secondary == null, Envelope.BYTES + 83, "a segment chain has no secondary leaves");
+            h.index.corruption().require(c.secondary == null, IndexDirectory.inFile(IndexDirectory.TARGET_FLAGS + 1), "a segment chain has no secondary leaves");
             path.add(c);
         }
         return new SegmentView(new Cascade(h, options.routingCacheBytes()), filters(h), path);

@@ -10,7 +10,6 @@ import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexBuilder;
 import dev.everett.segment.index.IndexDirectory;
 import dev.everett.segment.index.IndexReader;
-import dev.everett.segment.io.Envelope;
 import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.natives.NativeWriter;
 import java.io.IOException;
@@ -193,14 +192,14 @@ public final class OpenObjects implements AutoCloseable {
     /** {@code parent}: the index that names this pair as its main target, or null for the head. */
     private Catalog openChain(ObjectId nativeId, ObjectId indexId, Set<ObjectId> seen, IndexReader parent) throws IOException {
         IndexReader ix = parent == null ? openIndex(indexId)
-                : referenced(parent, 120, "main target index", indexId, () -> openIndex(indexId));
-        ix.corruption().require(seen.add(indexId), Envelope.BYTES + 120, "index chain has a cycle through " + indexId);
+                : referenced(parent, IndexDirectory.MAIN_INDEX_ID, "main target index", indexId, () -> openIndex(indexId));
+        ix.corruption().require(seen.add(indexId), IndexDirectory.inFile(IndexDirectory.MAIN_INDEX_ID), "index chain has a cycle through " + indexId);
         IndexDirectory d = ix.directory();
         Catalog main = d.present()[0] ? openChain(d.mainNativeId(), d.mainIndexId(), seen, ix) : null;
         ObjectId sid = d.present()[1] ? d.secondaryId() : null;
-        NativeReader s = sid == null ? null : referenced(ix, 136, "secondary", sid, () -> openNative(sid));
+        NativeReader s = sid == null ? null : referenced(ix, IndexDirectory.SECONDARY_ID, "secondary", sid, () -> openNative(sid));
         NativeReader n = parent == null ? openNative(nativeId)
-                : referenced(parent, 104, "main target native", nativeId, () -> openNative(nativeId));
+                : referenced(parent, IndexDirectory.MAIN_NATIVE_ID, "main target native", nativeId, () -> openNative(nativeId));
         return new Catalog(nativeId, n, indexId, ix, main, sid, s);
     }
 
@@ -217,7 +216,7 @@ public final class OpenObjects implements AutoCloseable {
         try {
             return opener.open();
         } catch (NoSuchFileException e) {
-            throw by.corruption().at(Envelope.BYTES + directoryOffset, "index names " + what + " " + id + ", which is not in the store");
+            throw by.corruption().at(IndexDirectory.inFile(directoryOffset), "index names " + what + " " + id + ", which is not in the store");
         }
     }
 

@@ -17,7 +17,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The bit-unit integer codes of native-format.md §4.1, written and read back. */
+/** The bit-unit integer codes of docs/format.md ("Integer codes"), written and read back. */
 class BitCodesTest {
     @TempDir
     Path dir;

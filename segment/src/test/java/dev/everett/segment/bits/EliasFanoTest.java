@@ -13,7 +13,7 @@ import java.nio.file.Path;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The canonical Elias–Fano layout (native-format.md §5) and its in-place reader. */
+/** The canonical Elias–Fano layout (docs/format.md, "Elias–Fano block directory") and its in-place reader. */
 class EliasFanoTest {
     /** Lays the four sections out back to back in one segment and opens a reader over them. */
     private static EliasFanoReader reader(EliasFano ef, Arena arena) {

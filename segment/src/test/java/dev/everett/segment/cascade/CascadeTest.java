@@ -244,7 +244,7 @@ public class CascadeTest {
     }
 
     /**
-     * The shape of the lookup benchmark (index-query-merge.md §5.1): runs of every 1st, 4th, 16th
+     * The shape of the lookup benchmark (docs/benchmarks/lookup.md, "Fixture and settings"): runs of every 1st, 4th, 16th
      * and 64th even ordinal, a secondary of every 128th, routing heads on top; hits and misses.
      */
     @ParameterizedTest

@@ -24,9 +24,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Everett's lookup fixture (index-query-merge.md §5.1) at N = 131,072 in both profiles: byte
+ * Everett's lookup fixture (docs/benchmarks/lookup.md, "Fixture and settings") at N = 131,072 in both profiles: byte
  * ({@link Policy#defaultBytes()}, KV02 + IX03) and bit ({@link Policy#stringPolicy()}, KV03 +
- * IX03), structured 16-byte and hash 128-byte keys. §5.1 publishes the whole-fixture totals of
+ * IX03), structured 16-byte and hash 128-byte keys. Everett publishes the whole-fixture totals of
  * all four; they are the totals of every {@code .kv} and {@code .index} file of the chain, the
  * routing head's empty native included. All four equal Everett's.
  *
@@ -41,7 +41,7 @@ class LookupFixtureBitSizesTest {
     private static final long CHUNK = 0xa0761d6478bd642fL;
     private static final int N = 131_072;
 
-    /** §5.1 {@code mix}: add the golden gamma, then the SplitMix64 finaliser. */
+    /** The fixture's {@code mix}: add the golden gamma, then the SplitMix64 finaliser. */
     static long mix(long x) {
         long z = x + GOLDEN;
         z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
@@ -49,7 +49,7 @@ class LookupFixtureBitSizesTest {
         return z ^ (z >>> 31);
     }
 
-    /** §5.1 {@code key(o, width, hash)}; hash-like exactly when 128 bytes wide, as in the fixture. */
+    /** The fixture's {@code key(o, width, hash)}; hash-like exactly when 128 bytes wide, as in the fixture. */
     static byte[] key(long o, int width) {
         byte[] k = new byte[width];
         Arrays.fill(k, (byte) 'p');

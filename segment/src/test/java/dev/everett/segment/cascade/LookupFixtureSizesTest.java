@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Everett's lookup fixture (index-query-merge.md §5.1) at N = 8,192: four runs by stride, a
+ * Everett's lookup fixture (docs/benchmarks/lookup.md, "Fixture and settings") at N = 8,192: four runs by stride, a
  * secondary, a routing head. Every file's size must equal the size Everett's layout gives; the
  * whole-fixture totals of this model match Everett's published totals for N = 131,072, so the
  * per-file sizes pin the section list, alignment, length formulas and the sampling rule.

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
  * {@code src/test/resources/dev/everett/segment/filter/KeyFilterFuzzTestInputs/crcRepaired/valid-300}
  * (the valid file; {@link #committedSeedIsCurrent} checks it). Fuzz with
  * <pre>
- * JAZZER_FUZZ=1 ./.ci/with-jdk25 ./mvnw -o -pl segment -am test \
+ * JAZZER_FUZZ=1 ./.ci/with-jdk25 ./mvnw -pl segment -am test \
  *     -Dtest='KeyFilterFuzzTest#crcRepaired' -Dsurefire.failIfNoSpecifiedTests=false -Djazzer.max_duration=5m
  * </pre>
  */

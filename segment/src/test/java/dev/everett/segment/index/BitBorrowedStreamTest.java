@@ -45,7 +45,7 @@ class BitBorrowedStreamTest {
         return new Encoded(Files.readAllBytes(f), e.extent(), e.terminalLength(), e.directory());
     }
 
-    /** ix03.md §9.2: H's main stream {@code a}, {@code b} under a bit policy, K = 3, W = 2, EG0. */
+    /** The IX03 worked example's H main stream (docs/format.md) {@code a}, {@code b} under a bit policy, K = 3, W = 2, EG0. */
     @Test
     void theNotesBitUnitMainStream() throws IOException {
         Policy policy = Policy.stringPolicy().withFormat(SegmentFormat.KV02).withGroupSize(3).withBlockWidth(2);

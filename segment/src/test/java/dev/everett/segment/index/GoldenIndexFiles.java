@@ -303,7 +303,7 @@ final class GoldenIndexFiles {
                         "a terminal index over a 12-record native (K = W = 15): V ≤ K, so it is its own head",
                         GoldenIndexFiles::terminal),
                 new Spec("worked-example", BYTES.withGrammar(ValueGrammar.RAW).withGroupSize(3).withBlockWidth(2),
-                        "/work/notes/ix03.md §9: T terminal, H over main T and secondary S, routing head R1 (the note's R) over the empty native E",
+                        "the IX03 worked example (docs/format.md): T terminal, H over main T and secondary S, routing head R1 over the empty native E",
                         GoldenIndexFiles::workedExample),
                 new Spec("main-target", BYTES.withGroupSize(7).withBlockWidth(4),
                         "A (24 records) over main target B (61 records, terminal; V(A) = 24 + 9), overlapping keys, tombstones, false borrows; one routing head",
@@ -404,7 +404,7 @@ final class GoldenIndexFiles {
         return out;
     }
 
-    /** /work/notes/ix03.md §9 with the note's identities 1–7. */
+    /** The IX03 worked example of docs/format.md, with identities 1–7. */
     private static Catalog workedExample(Builder b) throws IOException {
         ObjectId t = b.write("T", List.of(Rec.of("a", "1"), Rec.of("aa", "2"), Rec.of("ab", "3"), Rec.of("b", "4"), Rec.of("d", "5")));
         Catalog tc = b.index("T", t, null, null);

@@ -35,11 +35,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The committed golden IX03 chains (src/test/resources/golden-ix03/, described in
  * {@link GoldenIndexFiles}) pin our writer's and builder's bytes, the chain layout and the
  * cascade's answers; the worked example is also compared with the bytes derived independently
- * in /work/notes/ix03.md §9.
+ * by hand (docs/format.md, "Worked examples").
  *
  * <p>To regenerate after an intended format change:
  * <pre>
- *   ./.ci/with-jdk25 ./mvnw -q -o -pl segment -am test -Dtest=GoldenIndexTest \
+ *   ./.ci/with-jdk25 ./mvnw -q -pl segment -am test -Dtest=GoldenIndexTest \
  *       -Deverett.golden.regenerate=true -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  */
@@ -148,9 +148,9 @@ class GoldenIndexTest {
     }
 
     // ---------------------------------------------------------------------------------------
-    // The worked example of /work/notes/ix03.md §9, byte for byte.
+    // The IX03 worked example of docs/format.md, byte for byte.
 
-    /** H.index as dumped in the note (704 bytes). */
+    /** H.index as derived by hand (704 bytes). */
     private static final String NOTE_H_INDEX = """
             45 56 52 54 2e 49 58 00 01 00 60 00 02 00 00 00
             00 01 00 00 02 00 00 00 03 00 00 00 00 00 00 00
@@ -323,11 +323,11 @@ class GoldenIndexTest {
             differences.add("T.kv FC bytes differ from the note's");
         }
         if (!differences.isEmpty()) {
-            fail("the worked example differs from /work/notes/ix03.md §9:\n" + String.join("\n", differences));
+            fail("the worked example differs from its hand-derived bytes (docs/format.md):\n" + String.join("\n", differences));
         }
     }
 
-    /** The walk-throughs of the note's §9.1 on the committed chain: get(b) = 9 (H's native), get(cb) = 8, get("") absent. */
+    /** The worked example's walk-throughs on the committed chain: get(b) = 9 (H's native), get(cb) = 8, get("") absent. */
     @Test
     void workedExampleAnswersLikeTheNotesWalkThroughs(@TempDir Path root) throws IOException {
         GoldenIndexFiles.Chain chain = chains().filter(c -> c.name().equals("worked-example")).findFirst().orElseThrow();

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * found by fuzzing sit beside them as {@code crash-*} and are never touched here. Regenerate
  * (after the golden chains change) with
  * <pre>
- * ./.ci/with-jdk25 ./mvnw -o -pl segment -am test -Dtest=IndexFuzzCorpusTest \
+ * ./.ci/with-jdk25 ./mvnw -pl segment -am test -Dtest=IndexFuzzCorpusTest \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Deverett.fuzz.writeCorpus=true
  * </pre>
  * Generation is deterministic; {@link #committedCorpusIsUpToDate} checks that in every build.

@@ -39,7 +39,7 @@ import java.util.Map;
  * {@code mut-*}: targeted damage to its directory and sections); {@code crash-*} files found by
  * fuzzing sit beside them. Fuzz with
  * <pre>
- * JAZZER_FUZZ=1 ./.ci/with-jdk25 ./mvnw -o -pl segment -am test \
+ * JAZZER_FUZZ=1 ./.ci/with-jdk25 ./mvnw -pl segment -am test \
  *     -Dtest='IndexFuzzTest#crcRepaired' -Dsurefire.failIfNoSpecifiedTests=false -Djazzer.max_duration=5m
  * </pre>
  */

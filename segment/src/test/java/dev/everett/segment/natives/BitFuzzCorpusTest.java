@@ -34,7 +34,7 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * as {@code valid-*.kv} and {@code mut-*.kv} (crash inputs found by fuzzing sit beside them as
  * {@code crash-*}). Regenerate with
  * <pre>
- * ./.ci/with-jdk25 ./mvnw -o -pl segment -am test -Dtest=BitFuzzCorpusTest \
+ * ./.ci/with-jdk25 ./mvnw -pl segment -am test -Dtest=BitFuzzCorpusTest \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Deverett.fuzz.writeCorpus=true
  * </pre>
  * Generation is deterministic; {@link #committedCorpusIsUpToDate} checks that in every build.

@@ -24,15 +24,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The bit-unit worked examples, byte for byte: the four records of native-format.md §7 as KV03
- * under Everett's string policy (§7.2: the note's payload, directory and header CRCs
- * 0x40EBB8D9 / 0x8B370F27), and as KV02 with bit units (our own example, derived by hand in
+ * The bit-unit worked examples, byte for byte: the four records of docs/format.md's worked examples
+ * as KV03 under Everett's string policy (payload, directory and header CRCs 0x40EBB8D9 /
+ * 0x8B370F27, as derived there), and as KV02 with bit units (our own example, derived by hand in
  * docs/format.md, "Worked example: KV02 with bit units").
  */
 public class BitWorkedExampleTest {
     static final List<Rec> RECORDS = WorkedExampleTest.RECORDS;
 
-    /** native-format.md §7.2: 376 bytes. */
+    /** The KV03 worked example of docs/format.md: 376 bytes. */
     static final String KV03_FILE = """
             45 56 52 54 2e 4b 56 00 01 00 60 00 00 00 00 00
             01 01 00 00 0f 00 00 00 0f 00 00 00 00 00 00 00
@@ -125,7 +125,7 @@ public class BitWorkedExampleTest {
         }
     }
 
-    /** The record bits of §7.2's table, concatenated, are the payload our writer emits. */
+    /** The record bits of the KV03 worked example's table, concatenated, are the payload our writer emits. */
     @Test
     void kv03PayloadIsTheNotesRecordTable() {
         String bits = "010" + "00000101001" + bitsOf("apple", 0, 40) + "1" + "00100" + bitsOf("red", 0, 24)
@@ -179,7 +179,7 @@ public class BitWorkedExampleTest {
 
     /**
      * The KV03 directory's fixed parts and the stream's zero padding are format rules: each of
-     * these CRC-repaired changes to §7.2's file is refused (at the typed check or by verify).
+     * these CRC-repaired changes to the KV03 worked example's file is refused (at the typed check or by verify).
      */
     @Test
     void damagedKv03SectionsAreCorrupt(@TempDir Path dir) throws Exception {

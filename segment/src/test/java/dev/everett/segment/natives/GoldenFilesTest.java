@@ -37,7 +37,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  *
  * <p>To regenerate them after an intended format change, run
  * <pre>
- *   ./.ci/with-jdk25 ./mvnw -q -o -pl segment -am test -Dtest=GoldenFilesTest \
+ *   ./.ci/with-jdk25 ./mvnw -q -pl segment -am test -Dtest=GoldenFilesTest \
  *       -Deverett.golden.regenerate=true -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  * then review the diff ({@code git diff --stat segment/src/test/resources/golden}) and commit it.

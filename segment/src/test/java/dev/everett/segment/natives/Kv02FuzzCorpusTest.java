@@ -42,7 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code valid-*.kv} and {@code mut-*.kv}; crash inputs found by fuzzing sit beside them as
  * {@code crash-*} and are never touched here. Regenerate with
  * <pre>
- * ./.ci/with-jdk25 ./mvnw -o -pl segment -am test -Dtest=Kv02FuzzCorpusTest \
+ * ./.ci/with-jdk25 ./mvnw -pl segment -am test -Dtest=Kv02FuzzCorpusTest \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Deverett.fuzz.writeCorpus=true
  * </pre>
  * Generation is deterministic; {@link #committedCorpusIsUpToDate} checks that in every build.

@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The worked example of the format notes (native-format.md §7.1), byte for byte. */
+/** The KV02 worked example of docs/format.md, byte for byte. */
 public class WorkedExampleTest {
     public static final List<Rec> RECORDS = List.of(
             Rec.of("apple", "red"), Rec.of("apricot", null), Rec.of("banana", ""), Rec.of("band", "x"));
