@@ -18,6 +18,7 @@ import java.lang.foreign.MemorySegment;
  * is corrupt.
  */
 public final class BitFrame extends Frame {
+    // Its bind and read preamble repeat Kv03Frame's and ByteFrame's on purpose: each frame is the hot parse of one grammar.
     private final BitInput in = new BitInput(MemorySegment.NULL, null, 0, 0);
     private Corruption corruption;
     private long end;

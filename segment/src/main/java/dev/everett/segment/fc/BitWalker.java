@@ -19,6 +19,7 @@ import java.util.Arrays;
  * and at the end the extent, the terminal key length and the last residual.
  */
 public final class BitWalker implements KeyWalker {
+    // Deliberately a near-copy of ByteWalker: each is the monomorphic hot loop of one unit (no per-record virtual calls).
     private final MemorySegment s;
     private final Corruption corruption;
     private final Frame frame;

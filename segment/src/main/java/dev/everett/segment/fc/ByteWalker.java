@@ -18,6 +18,7 @@ import java.util.Arrays;
  * paths are separate cold methods so that {@link #next()} stays small enough to inline.
  */
 public final class ByteWalker implements KeyWalker {
+    // Deliberately a near-copy of BitWalker: each is the monomorphic hot loop of one unit (no per-record virtual calls).
     private final MemorySegment s;
     private final Corruption corruption;
     private final ByteFrame frame;

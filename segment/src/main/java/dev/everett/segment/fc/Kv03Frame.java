@@ -21,6 +21,7 @@ import java.lang.foreign.MemorySegment;
  * which delimits itself. Positions are absolute file bit offsets.
  */
 public final class Kv03Frame extends Frame {
+    // Its bind and read preamble repeat BitFrame's on purpose: each frame is the hot parse of one grammar.
     private static final int PATH = Framing.KV03_PATH_BITS;
 
     private final BitInput in = new BitInput(MemorySegment.NULL, null, 0, 0);

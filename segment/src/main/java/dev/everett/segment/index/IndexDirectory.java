@@ -94,13 +94,7 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
 
     /** Section lengths implied by the route shapes (slots 1–4, 6–9 come from the EF encodings). */
     static long[] layoutOffsets(long[] lengths) {
-        long[] offsets = new long[SECTIONS];
-        long at = BYTES;
-        for (int i = 0; i < SECTIONS; i++) {
-            offsets[i] = LittleEndian.align8(at);
-            at = offsets[i] + lengths[i];
-        }
-        return offsets;
+        return Sections.layout(BYTES, lengths);
     }
 
     long bodyBytes() {
@@ -125,10 +119,7 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         mainNativeId.toBytes(d, MAIN_NATIVE_ID);
         mainIndexId.toBytes(d, MAIN_INDEX_ID);
         secondaryId.toBytes(d, SECONDARY_ID);
-        for (int i = 0; i < SECTIONS; i++) {
-            LittleEndian.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
-            LittleEndian.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
-        }
+        Sections.encode(d, DESCRIPTORS, offsets, lengths);
         return d;
     }
 

@@ -13,6 +13,25 @@ import java.lang.foreign.MemorySegment;
  */
 public record Sections(long[] offsets, long[] lengths) {
 
+    /** The canonical offsets of sections of these lengths after a directory of {@code directoryBytes}. */
+    public static long[] layout(int directoryBytes, long[] lengths) {
+        long[] offsets = new long[lengths.length];
+        long at = directoryBytes;
+        for (int i = 0; i < lengths.length; i++) {
+            offsets[i] = LittleEndian.align8(at);
+            at = offsets[i] + lengths[i];
+        }
+        return offsets;
+    }
+
+    /** Writes the descriptors (offset, length) of every section into directory {@code d} from {@code descriptorsAt}. */
+    public static void encode(byte[] d, int descriptorsAt, long[] offsets, long[] lengths) {
+        for (int i = 0; i < offsets.length; i++) {
+            LittleEndian.putU64(d, descriptorsAt + 16 * i, offsets[i]);
+            LittleEndian.putU64(d, descriptorsAt + 16 * i + 8, lengths[i]);
+        }
+    }
+
     public static Sections parse(Corruption c, MemorySegment s, int directoryBytes, int descriptorsAt, int count) {
         long body = Envelope.BYTES;
         long bodyBytes = s.byteSize() - body;

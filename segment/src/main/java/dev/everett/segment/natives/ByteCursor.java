@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
  * mapping. Stepping allocates nothing.
  */
 final class ByteCursor implements SegmentCursor {
+    // Deliberately a near-copy of BitCursor: each is the zero-allocation step loop of one unit.
     private final MemorySegment s;
     private final Corruption corruption;
     private final ByteWalker walker;

@@ -37,12 +37,7 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
     /** Lays out sections after the directory with align8 starts and returns the directory. */
     public static Kv02Directory layout(long fcExtent, long fcBytes, long terminalLength, EliasFano ef) {
         long[] lengths = {fcBytes, 8L * ef.low().length, 8L * ef.high().length, 8L * ef.samples().length, 8L * ef.sparse().length};
-        long[] offsets = new long[SECTIONS];
-        long at = BYTES;
-        for (int i = 0; i < SECTIONS; i++) {
-            offsets[i] = LittleEndian.align8(at);
-            at = offsets[i] + lengths[i];
-        }
+        long[] offsets = Sections.layout(BYTES, lengths);
         return new Kv02Directory(fcExtent, terminalLength, ef.universe(), ef.lowWidth(), offsets, lengths);
     }
 
@@ -80,10 +75,7 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
         LittleEndian.putU64(d, 16, terminalLength);
         LittleEndian.putU64(d, 24, universe);
         d[32] = (byte) lowWidth;
-        for (int i = 0; i < SECTIONS; i++) {
-            LittleEndian.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
-            LittleEndian.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
-        }
+        Sections.encode(d, DESCRIPTORS, offsets, lengths);
         return d;
     }
 

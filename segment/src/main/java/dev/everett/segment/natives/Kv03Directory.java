@@ -44,12 +44,7 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
     public static Kv03Directory layout(long extent, long terminalLength, EliasFano ef, boolean records) {
         long[] lengths = {LittleEndian.ceilDiv(extent, 8), 8L * ef.low().length, 8L * ef.high().length, 8L * ef.samples().length,
                 8L * ef.sparse().length, records ? 1 : 0, records ? 16 : 8, 0};
-        long[] offsets = new long[SECTIONS];
-        long at = BYTES;
-        for (int i = 0; i < SECTIONS; i++) {
-            offsets[i] = LittleEndian.align8(at);
-            at = offsets[i] + lengths[i];
-        }
+        long[] offsets = Sections.layout(BYTES, lengths);
         return new Kv03Directory(extent, terminalLength, ef.universe(), records ? 1 : 0, 0, ef.lowWidth(), offsets, lengths);
     }
 
@@ -99,10 +94,7 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
         LittleEndian.putU64(d, 32, dictionaryBits);
         LittleEndian.putU64(d, 40, seedBits);
         d[48] = (byte) lowWidth;
-        for (int i = 0; i < SECTIONS; i++) {
-            LittleEndian.putU64(d, DESCRIPTORS + 16 * i, offsets[i]);
-            LittleEndian.putU64(d, DESCRIPTORS + 16 * i + 8, lengths[i]);
-        }
+        Sections.encode(d, DESCRIPTORS, offsets, lengths);
         return d;
     }
 

@@ -1,22 +1,17 @@
 package dev.everett.segment.index;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.natives.CorruptionTest;
+import dev.everett.segment.testing.FuzzCorpusHarness;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The seed corpus of {@link IndexFuzzTest}: every golden index file as it is ({@code valid-*}),
@@ -36,49 +31,23 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * </pre>
  * Generation is deterministic; {@link #committedCorpusIsUpToDate} checks that in every build.
  */
-class IndexFuzzCorpusTest {
-    static final String RESOURCE_DIR = "src/test/resources/dev/everett/segment/index/IndexFuzzTestInputs/crcRepaired";
+class IndexFuzzCorpusTest extends FuzzCorpusHarness {
+    static final String RESOURCE_DIR = "src/test/resources/dev/everett/segment/index/IndexFuzzTestInputs";
 
     /** The golden index files that get targeted damage besides their valid seed. */
     private static final List<String> MUTATED = List.of(
             "worked-example-T.index", "worked-example-H.index", "routing-R1.index", "empty-R1.index",
             "main-secondary-A.index", "k7-partial-A.index");
 
-    @Test
-    @EnabledIfSystemProperty(named = "everett.fuzz.writeCorpus", matches = "true")
-    void writeCorpus() throws IOException {
-        Path dir = Path.of(System.getProperty("basedir", ".")).resolve(RESOURCE_DIR);
-        Files.createDirectories(dir);
-        try (Stream<Path> old = Files.list(dir)) {
-            for (Path f : old.toList()) {
-                String name = f.getFileName().toString();
-                if (name.startsWith("valid-") || name.startsWith("mut-")) {
-                    Files.delete(f);
-                }
-            }
-        }
-        Map<String, byte[]> corpus = corpus();
-        for (Map.Entry<String, byte[]> e : corpus.entrySet()) {
-            Files.write(dir.resolve(e.getKey()), e.getValue());
-        }
-        System.out.println("wrote " + corpus.size() + " seeds to " + dir);
+    @Override
+    protected String resourceDir() {
+        return RESOURCE_DIR;
     }
 
-    /** The committed generated seeds are exactly what the generator makes from today's golden chains. */
-    @Test
-    void committedCorpusIsUpToDate() throws IOException {
-        Path dir = Path.of(System.getProperty("basedir", ".")).resolve(RESOURCE_DIR);
-        Map<String, byte[]> corpus = corpus();
-        List<String> committed;
-        try (Stream<Path> files = Files.list(dir)) {
-            committed = files.map(f -> f.getFileName().toString())
-                    .filter(n -> n.startsWith("valid-") || n.startsWith("mut-")).sorted().toList();
-        }
-        assertEquals(corpus.keySet().stream().sorted().toList(), committed, "generated seed names (regenerate: see IndexFuzzCorpusTest)");
-        for (Map.Entry<String, byte[]> e : corpus.entrySet()) {
-            assertArrayEquals(e.getValue(), Files.readAllBytes(dir.resolve(e.getKey())),
-                    e.getKey() + " differs from the generator (regenerate: see IndexFuzzCorpusTest)");
-        }
+    /** One target, {@code crcRepaired}: every seed is a selector byte and a checksum-valid file. */
+    @Override
+    protected Map<String, Map<String, byte[]>> corpus(Path scratch) throws IOException {
+        return Map.of("crcRepaired", corpus());
     }
 
     // ---------------------------------------------------------------------------------------

@@ -1,13 +1,12 @@
 package dev.everett.segment.natives;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.testing.BitSegmentBytes;
+import dev.everett.segment.testing.FuzzCorpusHarness;
 import dev.everett.segment.testing.GoldenFiles;
 import dev.everett.segment.testing.Profile;
 import dev.everett.segment.testing.Rec;
@@ -18,9 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * The seed corpus of {@link BitFuzzTest}: the small bit-unit golden files (KV02 bit and KV03,
@@ -39,48 +36,18 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
  * </pre>
  * Generation is deterministic; {@link #committedCorpusIsUpToDate} checks that in every build.
  */
-class BitFuzzCorpusTest {
+class BitFuzzCorpusTest extends FuzzCorpusHarness {
     static final String RESOURCE_DIR = "src/test/resources/dev/everett/segment/natives/BitFuzzTestInputs";
     private static final int LARGEST_SEED = 4096;
 
-    @Test
-    @EnabledIfSystemProperty(named = "everett.fuzz.writeCorpus", matches = "true")
-    void writeCorpus() throws IOException {
-        Path base = Path.of(System.getProperty("basedir", ".")).resolve(RESOURCE_DIR);
-        for (Map.Entry<String, Map<String, byte[]>> target : corpus().entrySet()) {
-            Path dir = base.resolve(target.getKey());
-            Files.createDirectories(dir);
-            try (Stream<Path> old = Files.list(dir)) {
-                for (Path f : old.toList()) {
-                    String name = f.getFileName().toString();
-                    if (name.startsWith("valid-") || name.startsWith("mut-")) {
-                        Files.delete(f);
-                    }
-                }
-            }
-            for (Map.Entry<String, byte[]> e : target.getValue().entrySet()) {
-                Files.write(dir.resolve(e.getKey()), e.getValue());
-            }
-        }
+    @Override
+    protected String resourceDir() {
+        return RESOURCE_DIR;
     }
 
-    @Test
-    void committedCorpusIsUpToDate() throws IOException {
-        Path base = Path.of(System.getProperty("basedir", ".")).resolve(RESOURCE_DIR);
-        for (Map.Entry<String, Map<String, byte[]>> target : corpus().entrySet()) {
-            Path dir = base.resolve(target.getKey());
-            List<String> committed;
-            try (Stream<Path> files = Files.list(dir)) {
-                committed = files.map(f -> f.getFileName().toString())
-                        .filter(n -> n.startsWith("valid-") || n.startsWith("mut-")).sorted().toList();
-            }
-            assertEquals(target.getValue().keySet().stream().sorted().toList(), committed,
-                    "generated seed names in " + dir + " (regenerate: see BitFuzzCorpusTest)");
-            for (Map.Entry<String, byte[]> e : target.getValue().entrySet()) {
-                assertArrayEquals(e.getValue(), Files.readAllBytes(dir.resolve(e.getKey())),
-                        e.getKey() + " differs from the generator (regenerate: see BitFuzzCorpusTest)");
-            }
-        }
+    @Override
+    protected Map<String, Map<String, byte[]>> corpus(Path scratch) throws IOException {
+        return corpus();
     }
 
     /** The valid seeds verify under the policy the fuzz harness derives from them. */

@@ -13,6 +13,7 @@ import dev.everett.api.ValueWidth;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.LittleEndian;
+import dev.everett.segment.testing.FuzzCorpusHarness;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
 import java.io.ByteArrayOutputStream;
@@ -26,10 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -47,57 +46,21 @@ import org.junit.jupiter.api.io.TempDir;
  * </pre>
  * Generation is deterministic; {@link #committedCorpusIsUpToDate} checks that in every build.
  */
-class Kv02FuzzCorpusTest {
+class Kv02FuzzCorpusTest extends FuzzCorpusHarness {
     static final String RESOURCE_DIR = "src/test/resources/dev/everett/segment/natives/Kv02FuzzTestInputs";
     static final String RAW = "rawBytes";
     static final String REPAIRED = "crcRepaired";
 
-    @Test
-    @EnabledIfSystemProperty(named = "everett.fuzz.writeCorpus", matches = "true")
-    void writeCorpus(@TempDir Path scratch) throws IOException {
-        Path base = Path.of(System.getProperty("basedir", ".")).resolve(RESOURCE_DIR);
-        for (Map.Entry<String, Map<String, byte[]>> target : corpus(scratch).entrySet()) {
-            Path dir = base.resolve(target.getKey());
-            Files.createDirectories(dir);
-            try (Stream<Path> old = Files.list(dir)) {
-                for (Path f : old.toList()) {
-                    String name = f.getFileName().toString();
-                    if (name.startsWith("valid-") || name.startsWith("mut-")) {
-                        Files.delete(f);
-                    }
-                }
-            }
-            for (Map.Entry<String, byte[]> e : target.getValue().entrySet()) {
-                Files.write(dir.resolve(e.getKey()), e.getValue());
-            }
-            System.out.println("wrote " + target.getValue().size() + " seeds to " + dir);
-        }
-    }
-
-    /** The committed generated seeds are exactly what the generator makes today. */
-    @Test
-    void committedCorpusIsUpToDate(@TempDir Path scratch) throws IOException {
-        Path base = Path.of(System.getProperty("basedir", ".")).resolve(RESOURCE_DIR);
-        for (Map.Entry<String, Map<String, byte[]>> target : corpus(scratch).entrySet()) {
-            Path dir = base.resolve(target.getKey());
-            List<String> committed;
-            try (Stream<Path> files = Files.list(dir)) {
-                committed = files.map(f -> f.getFileName().toString())
-                        .filter(n -> n.startsWith("valid-") || n.startsWith("mut-")).sorted().toList();
-            }
-            assertEquals(target.getValue().keySet().stream().sorted().toList(), committed,
-                    "generated seed names in " + dir + " (regenerate: see Kv02FuzzCorpusTest)");
-            for (Map.Entry<String, byte[]> e : target.getValue().entrySet()) {
-                assertArrayEquals(e.getValue(), Files.readAllBytes(dir.resolve(e.getKey())),
-                        e.getKey() + " differs from the generator (regenerate: see Kv02FuzzCorpusTest)");
-            }
-        }
+    @Override
+    protected String resourceDir() {
+        return RESOURCE_DIR;
     }
 
     // ---------------------------------------------------------------------------------------
 
     /** Target method name → file name → bytes. */
-    static Map<String, Map<String, byte[]>> corpus(Path scratch) throws IOException {
+    @Override
+    protected Map<String, Map<String, byte[]>> corpus(Path scratch) throws IOException {
         Map<String, byte[]> valid = validFiles(scratch);
         Map<String, byte[]> mutants = mutants(valid);
 
