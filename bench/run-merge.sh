@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the shaded benchmarks.jar and runs the merge benchmarks (the §5.3 native-merge fixture,
+# Builds the shaded benchmarks.jar and runs the merge benchmarks (Everett's native-merge fixture,
 # the 1M-key two-way merge against RocksDB compactRange in the same JMH run, and k-way against a
 # tree of two-way merges), then summarises them into docs/benchmarks/merge.md.
 #

@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import summarize as base  # noqa: E402  (median, fork statistics, ratios, machine info)
 import jmhfiles  # noqa: E402
 
-# Everett's published C++ figures, index-query-merge.md §5.1: byte_lookup_compare, independent
+# Everett's published C++ figures: byte_lookup_compare, independent
 # hits, µs per lookup, one Apple M2 Max, AppleClang 21, -O3 -DNDEBUG, resident warm data,
 # median of 3 processes x 3 trials of 8,192 lookups over Q = 4,096 keys.
 PUBLISHED = {
@@ -37,12 +37,12 @@ PUBLISHED = {
     (131072, "hash128"): (3.954, 7.918),
     (524288, "hash128"): (4.583, 8.462),
 }
-PUBLISHED_SOURCE = ("Everett `byte_lookup_compare` as published in index-query-merge.md §5.1: independent "
+PUBLISHED_SOURCE = ("Everett `byte_lookup_compare` as Everett publishes it: independent "
                     "hits, µs per lookup, Apple M2 Max, AppleClang 21, `-O3 -DNDEBUG`, resident warm data, median "
                     "of 3 processes × 3 trials of 8,192 lookups over Q = 4,096 keys. \"byte\" = KV02 + IX03 (what "
                     "we implement), \"bit\" = KV03 + IX03. The spec calls them relative references, not targets.")
 
-# Also §5.1: "Byte is ~2.04x bit overall (range 1.78-2.23x)", and whole-fixture totals at N = 131,072
+# Also published: "Byte is ~2.04x bit overall (range 1.78-2.23x)", and whole-fixture totals at N = 131,072
 # (byte, bit). Issue #4 quotes the size comparison as "bit files 4.7-5.0% smaller for structured
 # keys and 0.7-1.1% larger for hash-like keys".
 PUBLISHED_BYTE_OVER_BIT = (2.04, 1.78, 2.23)
@@ -158,7 +158,7 @@ def main(argv):
     out("")
 
     # ---------------------------------------------------------------- main table
-    out("## Lookup fixture (index-query-merge.md §5.1)")
+    out("## Lookup fixture (Everett's; see \"Fixture and settings\")")
     out("")
     out("Everett in the byte profile (KV02 + IX03, `Policy.defaultBytes()`), in a store opened with the default "
         "`ObjectStoreOptions`: no key filters, the routing cache on (the main samples of the top catalogs decoded at open, "
@@ -279,7 +279,7 @@ def main(argv):
         out("Everett's two profiles on the same records and queries, in the same JMH run: byte = KV02 + IX03 "
             "(`Policy.defaultBytes()`), bit = KV03 + IX03 (`Policy.stringPolicy()`: bit unit, K = W = 15, EG0 "
             "backspaces). \"Byte/bit throughput\" is bit time / byte time (above 1 means byte lookups are faster); "
-            "its range pairs the extreme fork medians. The published C++ columns are §5.1's independent hits "
+            "its range pairs the extreme fork medians. The published C++ columns are Everett's published independent hits "
             "(other hardware, see below).")
         out("")
         out("| N | keys | order | queries | byte µs | range | bit µs | range | byte/bit throughput | "
@@ -307,7 +307,7 @@ def main(argv):
                 f"{len(bit_ratios)} configurations ({min(bit_ratios):.2f}×–{max(bit_ratios):.2f}×)"
                 + (f", **{geomean(hit_ratios):.2f}×** over the {len(hit_ratios)} independent-hit configurations "
                    f"({min(hit_ratios):.2f}×–{max(hit_ratios):.2f}×)" if hit_ratios else "")
-                + f". Published (§5.1, C++): byte ≈ **{PUBLISHED_BYTE_OVER_BIT[0]:.2f}×** bit overall "
+                + f". Published (Everett, C++): byte ≈ **{PUBLISHED_BYTE_OVER_BIT[0]:.2f}×** bit overall "
                 f"(range {lo:.2f}–{hi:.2f}×).")
             out("")
     else:
@@ -381,8 +381,8 @@ def main(argv):
                 + (f"{e['filterBytes']:,} ({e.get('filterBitsPerKey', '?')} bits/key) | {(e['total'] + e['filterBytes']) / r['sstTotal']:.4f} |"
                    if e.get("filterBytes") else "— | — |"))
         out("")
-        out("Everett's published totals (byte profile): N = 131,072 from Everett's `byte_lookup_compare` (§5.1); N = 8,192 structured "
-            "from the per-file model of ix03.md §10 (which `LookupFixtureSizesTest` pins file by file). RocksDB "
+        out("Everett's published totals (byte profile): N = 131,072 from Everett's `byte_lookup_compare`; N = 8,192 structured "
+            "from Everett's per-file size model (which `LookupFixtureSizesTest` pins file by file). RocksDB "
             "\"other files\" are MANIFEST, OPTIONS, LOG, CURRENT, IDENTITY, LOCK and the (empty) WAL, listed apart "
             "because they do not hold data. Both sides were checked in full before being measured: every record's key "
             "gives its value and every key between two records is absent.")
@@ -391,7 +391,7 @@ def main(argv):
             out("### Bit vs byte profile, complete file bytes (issue #4)")
             out("")
             out("Every `.kv` and `.index` of each chain (the routing head's empty native included), both chains "
-                "checked in full first. Published: §5.1's totals at N = 131,072, and issue #4's summary of the C++ "
+                "checked in full first. Published: Everett's totals at N = 131,072, and issue #4's summary of the C++ "
                 "comparison.")
             out("")
             out("| N | keys | byte (KV02 + IX03) | bit (KV03 + IX03) | bit .kv | bit .index | bit vs byte | "
@@ -461,7 +461,7 @@ def main(argv):
     # ---------------------------------------------------------------- method
     out("## Fixture and settings")
     out("")
-    out("- **Generator** (index-query-merge.md §5.1): `mix(x)` = SplitMix64 finaliser of `x + 0x9e3779b97f4a7c15`. "
+    out("- **Generator** (Everett's lookup fixture, restated): `mix(x)` = SplitMix64 finaliser of `x + 0x9e3779b97f4a7c15`. "
         "Structured 16-byte keys `'p'×8 ∥ BE64(o)`; hash 128-byte keys: for chunk starts c = 0, 8, …, 120 the "
         "little-endian bytes of `mix(o + c·0xa0761d6478bd642f)`, then the last 8 bytes overwritten with `BE64(o)`. "
         "Record i ∈ [0, N) = `(key(2i), value(i))`, value = 32 × `'v'` with the first 8 bytes `LE64(i)`.")
@@ -479,7 +479,7 @@ def main(argv):
         "default `ReadOptions`. Warm-up: a full scan fills the block cache before measuring. Stores the 32-byte "
         "value; `get(readOptions, key, byte[32])` (no allocation; JNI copies the value).")
     out("- **Queries**: Q = 4,096 resident keys, `o = mix(j + 917) mod N`; hit = `key(2o)`, miss = `key(2o + 1)`, "
-        "mixed = miss at odd j. One JMH invocation = one §5.1 trial of 8,192 lookups; independent order takes "
+        "mixed = miss at odd j. One JMH invocation = one Everett trial of 8,192 lookups; independent order takes "
         "`j mod Q`, dependent order `(j + prevDigest) mod Q` (digest = `mix(LE64(value[0..8)))`, absent "
         "`0x5be0cd19137e2179`). Each invocation checks the trial checksum against an oracle. Everett reads the digest "
         "in place from the mapped value (`Lookup.value()`), RocksDB from the copied array.")

@@ -34,7 +34,7 @@ VARIANT_TITLES = {
     "fragments": "fragments",
 }
 
-# index-query-merge.md §5.3: the C++ encoded merger, ns per distinct output key (Apple M2 Max).
+# Everett's published C++ encoded merger, ns per distinct output key (Apple M2 Max).
 CPP_ENCODED = {
     "byte-fixed8": {"prefix0": 56.7, "prefix64": 53.9, "prefix4096": 55.3, "tail4096": 433.8, "fragments": 54.2},
     "byte-variable8-24": {"prefix0": 71.3, "prefix64": 71.6, "prefix4096": 70.9, "tail4096": 439.4, "fragments": 69.1},
@@ -42,11 +42,11 @@ CPP_ENCODED = {
     "bit-variable8-24": {"prefix0": 132.2, "prefix64": 127.1, "prefix4096": 129.5, "tail4096": 1211.1, "fragments": 103.2},
 }
 
-# What our bit policies are, against §5.3's: printed under their tables.
+# What our bit policies are, against Everett's: printed under their tables.
 BIT_NOTE = ("Bit policies are KV02 with bit units (`stringPolicy().withFormat(KV02)`, EG0 backspaces, RAW values). "
-            "Our keys and values are whole bytes, so where §5.3 uses partial bytes the fixture keeps the meaningful bits "
-            "and pads them to a byte: ids keys end with one byte holding §5.3's 3-bit tail (`101` odd, `010` even); "
-            "fragments keys are zero *bytes* (§5.3: zero bits), so 8× longer in bits; values carry 13 (bit-fixed13: a "
+            "Our keys and values are whole bytes, so where Everett's fixture uses partial bytes the fixture keeps the meaningful bits "
+            "and pads them to a byte: ids keys end with one byte holding the fixture's 3-bit tail (`101` odd, `010` even); "
+            "fragments keys are zero *bytes* (Everett's: zero bits), so 8× longer in bits; values carry 13 (bit-fixed13: a "
             "fixed 16-bit slot) or 8 + i % 17 meaningful bits (bit-variable8–24: 8-, 16- or 24-bit values with their "
             "lengths). The C++ figures are for the unpadded fixture.")
 
@@ -153,14 +153,14 @@ def main(argv):
         "between medians; their brackets pair the extreme fork medians (worst and best case).")
     out("")
 
-    # ---- 1. §5.3 fixture --------------------------------------------------------------------
-    out("## 1. Native-merge fixture (index-query-merge.md §5.3): encoded vs materialising")
+    # ---- 1. native-merge fixture ----------------------------------------------------------------
+    out("## 1. Native-merge fixture (Everett's, restated in `MergeFixture`): encoded vs materialising")
     out("")
     out("Two inputs (older `i % 3 != 1`, newer `i % 3 != 0`) merged into 4,096 distinct keys, newer wins. "
         "`encoded` = `NativeMerger`, `step(128)` until done, `finish()`; `keyedCursor` = the same merger with a "
-        "key-aware newer-wins callback, which rebuilds every key (§3.5's materialising cursor); `reference` = "
+        "key-aware newer-wins callback, which rebuilds every key (Everett's materialising cursor); `reference` = "
         "`ReferenceMerger.merge` (TreeMap) + `ReferenceMerger.write`. All three publish the output file "
-        "(force, atomic rename, force the directory). C++ = the published encoded-merger figure of §5.3 "
+        "(force, atomic rename, force the directory). C++ = Everett's published encoded-merger figure for this fixture "
         "(Apple M2 Max, in-memory output, no file publishing): a relative reference, not a target.")
     out("")
     any_fixture = False
@@ -202,7 +202,7 @@ def main(argv):
             out("")
         rendered.append(pol)
     if any_fixture:
-        out("Published C++ (§5.3): the encoded path was **3.7–15% faster** than the materialising merger on shared "
+        out("Published C++ (Everett): the encoded path was **3.7–15% faster** than the materialising merger on shared "
             "prefixes and **22–37%** on the 4 KiB changing tails; byte-fixed8 about 54–57 ns/key (433.8 on tails), "
             "byte-variable8–24 about 69–72 ns/key (439.4 on tails), bit-fixed13 about 78–98 (1,169.1 on tails), "
             "bit-variable8–24 about 103–132 (1,211.1 on tails). \"Time saved\" above is 1 − encoded/other "
@@ -354,7 +354,7 @@ k-way the k-way and tree outputs are byte-identical).
 
 | Benchmark | Measures |
 |---|---|
-| `MergeBench.encoded` | §5.3 fixture (`MergeFixture`): `NativeMerger.of(older, newer).into(out).start()`, `step(128)` until `done()`, `finish()`. Policies byte-fixed8 (`defaultBytes()`, RAW, `ValueWidth.fixed(8)`), byte-variable8–24 (`defaultBytes()`, RAW), bit-fixed13 (`stringPolicy().withFormat(KV02)`, RAW, `ValueWidth.fixed(16)`: 13 meaningful bits) and bit-variable8–24 (the same, variable: 8–24 meaningful bits padded to bytes); variants prefix 0/64/4096, tail 4096, fragments. `@OperationsPerInvocation(4096)`. |
+| `MergeBench.encoded` | Everett's native-merge fixture (`MergeFixture`): `NativeMerger.of(older, newer).into(out).start()`, `step(128)` until `done()`, `finish()`. Policies byte-fixed8 (`defaultBytes()`, RAW, `ValueWidth.fixed(8)`), byte-variable8–24 (`defaultBytes()`, RAW), bit-fixed13 (`stringPolicy().withFormat(KV02)`, RAW, `ValueWidth.fixed(16)`: 13 meaningful bits) and bit-variable8–24 (the same, variable: 8–24 meaningful bits padded to bytes); variants prefix 0/64/4096, tail 4096, fragments. `@OperationsPerInvocation(4096)`. |
 | `MergeBench.keyedCursor` | The same with `values(KeyedValueMerger (key, older, newer) -> newer)`: the merger rebuilds every key (materialising cursor) and re-encodes every folded value. |
 | `MergeBench.reference` | `ReferenceMerger.merge(runs, NEWER_WINS, null, KEEP)` into a TreeMap, then `ReferenceMerger.write(…, CommonWidthRule.policy())`. |
 | `MergeVsRocksBench.everettMerge` | `MergeRuns.twoWay()` as KV02 segments (`Kv02Data.policy()`: `defaultBytes()` with RAW values), `NativeMerger.of(older, newer)`, `step(4096)` until done, `finish()`. `@OperationsPerInvocation(1_000_000)`, AverageTime. |

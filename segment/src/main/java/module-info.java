@@ -4,6 +4,7 @@
  * {@link java.util.ServiceLoader}). A host reaches nothing else: the one export is the encoded
  * view of a native that the merge module builds its merger on.
  */
+@SuppressWarnings("module") // dev.everett.merge is built after this module, so javac cannot see it here
 module dev.everett.segment {
     requires transitive dev.everett.api;
 

@@ -27,19 +27,19 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 
 /**
- * Issue "IX03 lookups": point lookups on Everett's lookup fixture (index-query-merge.md §5.1; see
+ * Issue "IX03 lookups": point lookups on Everett's lookup fixture (docs/benchmarks/lookup.md, "Fixture and settings"; see
  * {@link LookupData} for the generator, the chain and the RocksDB database), Everett's prepared
  * cascade ({@link Chain#get}) against RocksDB {@code get} on the same five runs, in the same JMH
  * run.
  *
- * <p>One invocation is one §5.1 trial: 8,192 lookups over the resident list of Q = 4,096 query
+ * <p>One invocation is one fixture trial: 8,192 lookups over the resident list of Q = 4,096 query
  * keys, in independent order ({@code j mod Q}) or dependent order ({@code (j + prevDigest) mod Q},
  * so each lookup's key depends on the previous answer and lookups cannot overlap). Scores are
  * µs per lookup ({@code @OperationsPerInvocation(8192)}). Each lookup's answer is reduced to its
  * digest (for a value: SplitMix64 of its first 8 bytes read little-endian in place), and every
  * invocation checks the trial's checksum against the oracle, so a wrong answer fails the run.
  *
- * <p>Everett runs in both of §5.1's profiles ({@link LookupData.Profile}): {@code everett} is the
+ * <p>Everett runs in both of the fixture's profiles ({@link LookupData.Profile}): {@code everett} is the
  * byte profile (KV02 + IX03, {@code Policy.defaultBytes()}) in both orders, {@code everettBit} the
  * bit profile (KV03 + IX03, {@code Policy.stringPolicy()}) in independent order, the order of
  * Everett's published byte-vs-bit figures. Both run the same trial code on the same records and
@@ -167,7 +167,7 @@ public class LookupBench {
         }
     }
 
-    /** The byte profile in both orders: the full §5.1 matrix beside RocksDB. */
+    /** The byte profile in both orders: the full fixture matrix beside RocksDB. */
     @State(Scope.Benchmark)
     public static class EverettState extends EverettSide {
         /** Override with {@code -p profile=bit} to run the bit profile through the full matrix. */
@@ -296,14 +296,14 @@ public class LookupBench {
         }
     }
 
-    /** Everett, byte profile with key filters: one §5.1 trial, filters first, then the cascade. */
+    /** Everett, byte profile with key filters: one fixture trial, filters first, then the cascade. */
     @Benchmark
     @OperationsPerInvocation(LookupData.TRIAL)
     public long everettFiltered(EverettFilteredState s) {
         return s.check(trial(s.chain, s.queryKeys, s.dependent));
     }
 
-    /** Everett, byte profile (KV02 + IX03): one §5.1 trial through the prepared cascade. */
+    /** Everett, byte profile (KV02 + IX03): one fixture trial through the prepared cascade. */
     @Benchmark
     @OperationsPerInvocation(LookupData.TRIAL)
     public long everett(EverettState s) {
@@ -324,7 +324,7 @@ public class LookupBench {
         return s.check(trial(s.chain, s.queryKeys, s.dependent));
     }
 
-    /** One §5.1 trial of {@code chain.get}, the digest of each value read in place from the mapping. */
+    /** One fixture trial of {@code chain.get}, the digest of each value read in place from the mapping. */
     private static long trial(Chain chain, byte[][] keys, boolean dependent) {
         long sum = 0;
         long prev = 0;
@@ -343,7 +343,7 @@ public class LookupBench {
         return sum;
     }
 
-    /** RocksDB: one §5.1 trial of {@code get(readOptions, key, value)}. */
+    /** RocksDB: one fixture trial of {@code get(readOptions, key, value)}. */
     @Benchmark
     @OperationsPerInvocation(LookupData.TRIAL)
     public long rocks(RocksState s) throws RocksDBException {

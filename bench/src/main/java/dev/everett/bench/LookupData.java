@@ -38,11 +38,11 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.SstFileWriter;
 
 /**
- * Everett's lookup fixture (index-query-merge.md §5.1, notes/ix03.md §10) for the "IX03
+ * Everett's lookup fixture (docs/benchmarks/lookup.md, "Fixture and settings") for the "IX03
  * lookups" benchmarks, built through the public API only, and the same five runs as a RocksDB
  * database.
  *
- * <p><b>Generator</b> (§5.1, byte for byte):
+ * <p><b>Generator</b> (Everett's, byte for byte):
  * <ul>
  *   <li>{@code mix(x)}: {@code x += 0x9e3779b97f4a7c15}, then the SplitMix64 finaliser.</li>
  *   <li>{@code key(o, width, hash)}: {@code width} bytes of {@code 'p'}; if hash-like, for each
@@ -66,7 +66,7 @@ import org.rocksdb.SstFileWriter;
  *       against an oracle that runs the same recurrence on the generator alone.</li>
  * </ul>
  *
- * <p><b>Everett chain</b> (ix03.md §10), oldest/deepest first, in one of two {@link Profile}s:
+ * <p><b>Everett chain</b> (Everett's per-file size model), oldest/deepest first, in one of two {@link Profile}s:
  * byte = {@link Policy#defaultBytes()} (KV02 natives), bit = {@link Policy#stringPolicy()} (KV03
  * natives); both K = W = 15 with optional values, written under {@link CommonWidthRule#policy()}:
  * <pre>
@@ -110,7 +110,7 @@ public final class LookupData {
     private LookupData() {
     }
 
-    /** Key shapes of §5.1. */
+    /** Key shapes of the fixture. */
     public enum KeyShape {
         /** 16 bytes: {@code 'p'×8 ∥ BE64(o)}. */
         STRUCT16(16, false),
@@ -134,7 +134,7 @@ public final class LookupData {
         }
     }
 
-    /** Query sets of §5.1. */
+    /** Query sets of the fixture. */
     public enum QueryKind { HIT, MISS, MIXED }
 
     public static QueryKind queryKind(String name) {
@@ -154,7 +154,7 @@ public final class LookupData {
         return z ^ (z >>> 31);
     }
 
-    /** §5.1 {@code key(o, width, hash)}. */
+    /** The fixture's {@code key(o, width, hash)}. */
     public static byte[] key(long o, KeyShape shape) {
         byte[] k = new byte[shape.width];
         Arrays.fill(k, (byte) 'p');
@@ -170,7 +170,7 @@ public final class LookupData {
         return k;
     }
 
-    /** §5.1 {@code value(o)}: 32 × 'v' with the first 8 bytes = o little-endian. */
+    /** The fixture's {@code value(o)}: 32 × 'v' with the first 8 bytes = o little-endian. */
     public static byte[] value(long o) {
         byte[] v = new byte[VALUE_BYTES];
         Arrays.fill(v, (byte) 'v');
@@ -213,7 +213,7 @@ public final class LookupData {
         }
     }
 
-    /** §5.1 queries for {@code j in [0, Q)}. */
+    /** The fixture's queries for {@code j in [0, Q)}. */
     public static Queries queries(int n, KeyShape shape, QueryKind kind) {
         byte[][] keys = new byte[Q][];
         long[] expected = new long[Q];
@@ -299,7 +299,7 @@ public final class LookupData {
     }
 
     /**
-     * §5.1's two Everett profiles: "byte" = KV02 + IX03 under {@link Policy#defaultBytes()},
+     * The fixture's two Everett profiles: "byte" = KV02 + IX03 under {@link Policy#defaultBytes()},
      * "bit" = KV03 + IX03 under {@link Policy#stringPolicy()} (bit unit, K = W = 15, EG0
      * backspaces, optional values). Same records, same chain, same queries.
      */
@@ -335,7 +335,7 @@ public final class LookupData {
         return id;
     }
 
-    /** Builds the §5.1 chain in {@code profile} under {@code root} (a fresh directory) and opens it. */
+    /** Builds the fixture's chain in {@code profile} under {@code root} (a fresh directory) and opens it. */
     public static EverettFixture buildEverett(Path root, Records r, Profile profile) throws IOException {
         return buildEverett(root, r, profile, FilterPolicy.none());
     }

@@ -40,7 +40,7 @@ public final class LookupSizeReport {
 
     /**
      * Everett's published whole-fixture totals in {@code profile}, or for the byte profile at
-     * N = 8,192 ix03.md §10's model where Everett published none; null where neither exists.
+     * N = 8,192 Everett's per-file size model where Everett published none; null where neither exists.
      */
     static Long published(int n, LookupData.KeyShape shape, LookupData.Profile profile) {
         boolean struct = shape == LookupData.KeyShape.STRUCT16;
@@ -57,8 +57,8 @@ public final class LookupSizeReport {
     }
 
     static String publishedSource(int n) {
-        return n == 131_072 ? "Everett byte_lookup_compare (index-query-merge.md §5.1)"
-                : "ix03.md §10 per-file model (pinned by LookupFixtureSizesTest)";
+        return n == 131_072 ? "Everett byte_lookup_compare (published totals)"
+                : "Everett's per-file size model (pinned by LookupFixtureSizesTest)";
     }
 
     private static String q(String s) {

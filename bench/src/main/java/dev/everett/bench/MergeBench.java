@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The native-merge fixture of {@code index-query-merge.md} §5.3 ({@link MergeFixture}), byte and
+ * The native-merge fixture of Everett (docs/benchmarks/merge.md) ({@link MergeFixture}), byte and
  * bit policies (KV02 with bit units; see the fixture for how its bit keys and values are padded
  * to whole bytes): two inputs
  * of 2,731 and 2,730 records merged into 4,096 distinct keys, newer wins. Scores are ns per
@@ -45,7 +45,7 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@link #encoded}: {@code NativeMerger.of(older, newer).into(out).start()},
  *       {@code step(128)} until {@code done()}, {@code finish()}: the encoded-cursor merge;</li>
  *   <li>{@link #keyedCursor}: the same merger with a key-aware "newer wins" callback, which makes
- *       it rebuild every key into a scratch buffer (§3.5's materialising cursor, the C++
+ *       it rebuild every key into a scratch buffer (Everett's materialising cursor, the C++
  *       comparison's "materialising merger");</li>
  *   <li>{@link #reference}: {@code ReferenceMerger.merge} (every record into a {@code TreeMap})
  *       then {@code ReferenceMerger.write} with the ordinary writer: the materialising oracle.</li>

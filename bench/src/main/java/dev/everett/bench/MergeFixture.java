@@ -19,7 +19,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 
 /**
- * The native-merge fixture of {@code index-query-merge.md} §5.3 ({@code bench/native_encoded.cc}):
+ * The native-merge fixture of Everett (docs/benchmarks/merge.md) ({@code bench/native_encoded.cc}):
  * 4,096 records, two overlapping inputs, newer wins; byte and bit policies.
  *
  * <ul>
@@ -42,12 +42,12 @@ import java.util.HexFormat;
  * <p>Bit policies are KV02 with bit units ({@code stringPolicy().withFormat(KV02)}: EG0
  * backspaces) and RAW values, the counterpart of C++'s bit-unit native streams with their value
  * lengths or common width. Our keys and values are whole bytes (docs/format.md, "Bit units"), so
- * the bit fixture differs from §5.3 where §5.3 needs partial bytes; each difference keeps the
+ * the bit fixture differs from Everett's where Everett's needs partial bytes; each difference keeps the
  * meaningful bits and pads them to a byte:
  * <ul>
- *   <li>ids keys: the byte key above, then one byte whose top 3 bits are the §5.3 tail
+ *   <li>ids keys: the byte key above, then one byte whose top 3 bits are Everett's fixture's tail
  *       ({@code 101} for odd i, {@code 010} for even) and whose low 5 bits are zero;</li>
- *   <li>fragments keys: the byte keys above (zero <em>bytes</em>, where §5.3 uses zero bits), so
+ *   <li>fragments keys: the byte keys above (zero <em>bytes</em>, where Everett's fixture uses zero bits), so
  *       keys are 8 times as long in bits and the span stacks as deep;</li>
  *   <li>values: m meaningful bits, m = 13 (bit-fixed13) or {@code 8 + i % 17} (bit-variable8–24),
  *       with the same bit pattern, padded with zero bits to {@code ceil(m / 8)} bytes. So
@@ -75,7 +75,7 @@ public final class MergeFixture {
         }
     }
 
-    /** The policy of a §5.3 policy name. */
+    /** The policy of one of the fixture's policy names. */
     public static Policy policy(String name) {
         Policy raw = Policy.defaultBytes().withGrammar(ValueGrammar.RAW);
         Policy bits = Policy.stringPolicy().withFormat(SegmentFormat.KV02).withGrammar(ValueGrammar.RAW);
@@ -88,7 +88,7 @@ public final class MergeFixture {
         };
     }
 
-    /** Key i under {@code policy}: the byte key, and for bit policies the byte holding §5.3's 3-bit tail (ids keys). */
+    /** Key i under {@code policy}: the byte key, and for bit policies the byte holding the fixture's 3-bit tail (ids keys). */
     public static byte[] key(Policy policy, Variant v, int i) {
         byte[] k = key(v, i);
         if (policy.unit() != Unit.BIT || v.fragments()) {

@@ -29,7 +29,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Issue "IX03 lookups", single segment: one native of 1,000,000 records (§5.1 generator,
+ * Issue "IX03 lookups", single segment: one native of 1,000,000 records (the lookup fixture's generator,
  * structured 16-byte keys {@code 'p'×8 ∥ BE64(2i)}, 32-byte values {@code value(i)}, stored as
  * 33 bytes under {@link LookupData#policy()}), indexed with {@code store.indexSegment(id)} (a
  * terminal index plus empty-native routing catalogs up to a head of ≤ K occurrences).

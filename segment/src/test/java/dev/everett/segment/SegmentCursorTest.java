@@ -21,6 +21,7 @@ import dev.everett.segment.testing.Profile;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.RecordGen;
 import dev.everett.segment.testing.Seeds;
+import dev.everett.segment.testing.SegmentFixtures;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -122,13 +123,7 @@ public class SegmentCursorTest {
                     ObjectStoreOptions.defaults().withRoutingCacheBytes(cache))) {
                 ObjectId id = ObjectId.random();
                 try (SegmentWriter wr = store.newSegment(id, CommonWidthRule.policy())) {
-                    for (Rec r : model) {
-                        if (r.tombstone()) {
-                            wr.delete(r.key());
-                        } else {
-                            wr.put(r.key(), r.value());
-                        }
-                    }
+                    SegmentFixtures.putAll(wr, model);
                     wr.finish();
                 }
                 IndexedSegment seg = store.indexSegment(id);

@@ -42,11 +42,6 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
     }
 
     @Override
-    public long bodyBytes() {
-        return offsets[SECTIONS - 1] + lengths[SECTIONS - 1];
-    }
-
-    @Override
     public int bytes() {
         return BYTES;
     }
@@ -112,12 +107,7 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
         c.require(w <= 63, body + 32, "Elias–Fano low width must be ≤ 63, found " + w);
         long count = env.recordCount();
         long n = LittleEndian.ceilDiv(count, env.blockWidth()) + 1;
-        c.require(Long.compareUnsigned(n, 1L << 56) < 0, 56, "record count too large for the block directory");
-        c.require(lengths[LOW] == 8 * EliasFano.lowWords(n, w), body + DESCRIPTORS + 16 * LOW + 8, "Elias–Fano low section size disagrees with n and w");
-        c.require(Long.compareUnsigned(universe >>> w, Long.MAX_VALUE / 2) < 0 && lengths[HIGH] == 8 * EliasFano.highWords(universe, w, n),
-                body + DESCRIPTORS + 16 * HIGH + 8, "Elias–Fano high section size disagrees with U, n and w");
-        c.require(lengths[SAMPLES] == 16 * EliasFano.sampleCount(n), body + DESCRIPTORS + 16 * SAMPLES + 8, "Elias–Fano sample section size disagrees with n");
-        c.require(lengths[SPARSE] % 8 == 0, body + DESCRIPTORS + 16 * SPARSE + 8, "Elias–Fano sparse section is not whole words");
+        NativeDirectory.checkBlockDirectory(c, body + DESCRIPTORS, lengths, n, universe, w);
         if (count == 0) {
             c.require(fcExtent == 0 && terminal == 0, body + 8, "an empty file must have FC extent 0 and terminal length 0");
         }

@@ -59,11 +59,6 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
     }
 
     @Override
-    public long bodyBytes() {
-        return offsets[SECTIONS - 1] + lengths[SECTIONS - 1];
-    }
-
-    @Override
     public int bytes() {
         return BYTES;
     }
@@ -133,13 +128,8 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
         long count = env.recordCount();
         long blocks = LittleEndian.ceilDiv(count, env.blockWidth());
         long n = blocks + 1;
-        c.require(Long.compareUnsigned(n, 1L << 56) < 0, 56, "record count too large for the block directory");
         long desc = body + DESCRIPTORS;
-        c.require(lengths[LOW] == 8 * EliasFano.lowWords(n, w), desc + 16 * LOW + 8, "Elias–Fano low section size disagrees with n and w");
-        c.require(Long.compareUnsigned(universe >>> w, Long.MAX_VALUE / 2) < 0 && lengths[HIGH] == 8 * EliasFano.highWords(universe, w, n),
-                desc + 16 * HIGH + 8, "Elias–Fano high section size disagrees with U, n and w");
-        c.require(lengths[SAMPLES] == 16 * EliasFano.sampleCount(n), desc + 16 * SAMPLES + 8, "Elias–Fano sample section size disagrees with n");
-        c.require(lengths[SPARSE] % 8 == 0, desc + 16 * SPARSE + 8, "Elias–Fano sparse section is not whole words");
+        NativeDirectory.checkBlockDirectory(c, desc, lengths, n, universe, w);
         // The selector dictionary, its offsets and the seeds.
         c.require(lengths[DICTIONARY_OFFSETS] % 8 == 0 && lengths[DICTIONARY_OFFSETS] >= 8, desc + 16 * DICTIONARY_OFFSETS + 8,
                 "dictionary offsets must be at least one whole word");

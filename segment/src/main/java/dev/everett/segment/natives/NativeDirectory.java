@@ -1,5 +1,8 @@
 package dev.everett.segment.natives;
 
+import dev.everett.segment.bits.EliasFano;
+import dev.everett.segment.io.Corruption;
+
 /**
  * What a native file's section directory says, whatever its format: the record stream's extent
  * and terminal key length, the Elias–Fano parameters and where each section lies (offsets and
@@ -39,6 +42,20 @@ public interface NativeDirectory {
     int lowWidthField();
 
     int terminalField();
+
+    /**
+     * The typed-open shape checks of the Elias–Fano sections (slots 1–4), the same in both formats:
+     * their sizes against n entries, the universe U and the low width w. {@code descriptors} is the
+     * file offset of the section descriptors (for error messages).
+     */
+    static void checkBlockDirectory(Corruption c, long descriptors, long[] lengths, long n, long universe, int w) {
+        c.require(Long.compareUnsigned(n, 1L << 56) < 0, 56, "record count too large for the block directory");
+        c.require(lengths[LOW] == 8 * EliasFano.lowWords(n, w), descriptors + 16 * LOW + 8, "Elias–Fano low section size disagrees with n and w");
+        c.require(Long.compareUnsigned(universe >>> w, Long.MAX_VALUE / 2) < 0 && lengths[HIGH] == 8 * EliasFano.highWords(universe, w, n),
+                descriptors + 16 * HIGH + 8, "Elias–Fano high section size disagrees with U, n and w");
+        c.require(lengths[SAMPLES] == 16 * EliasFano.sampleCount(n), descriptors + 16 * SAMPLES + 8, "Elias–Fano sample section size disagrees with n");
+        c.require(lengths[SPARSE] % 8 == 0, descriptors + 16 * SPARSE + 8, "Elias–Fano sparse section is not whole words");
+    }
 
     default long bodyBytes() {
         long[] o = offsets();

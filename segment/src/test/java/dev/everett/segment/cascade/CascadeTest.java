@@ -15,6 +15,7 @@ import dev.everett.segment.testing.Profile;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.RecordGen;
 import dev.everett.segment.testing.Seeds;
+import dev.everett.segment.testing.SegmentFixtures;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -70,13 +71,7 @@ public class CascadeTest {
     static ObjectId write(OpenObjects store, List<Rec> recs) throws Exception {
         ObjectId id = ObjectId.random();
         try (NativeWriter w = store.newNative(id, CommonWidthRule.policy())) {
-            for (Rec r : recs) {
-                if (r.tombstone()) {
-                    w.delete(r.key());
-                } else {
-                    w.put(r.key(), r.value());
-                }
-            }
+            SegmentFixtures.putAll(w, recs);
             w.finish();
         }
         return id;

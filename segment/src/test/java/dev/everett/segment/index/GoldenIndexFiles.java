@@ -11,6 +11,7 @@ import dev.everett.segment.natives.NativeWriter;
 import dev.everett.segment.objects.OpenObjects;
 import dev.everett.segment.testing.GoldenFiles;
 import dev.everett.segment.testing.Rec;
+import dev.everett.segment.testing.SegmentFixtures;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -492,13 +493,7 @@ final class GoldenIndexFiles {
         ObjectId write(String role, List<Rec> recs) throws IOException {
             ObjectId id = next();
             try (NativeWriter w = store.newNative(id, CommonWidthRule.policy())) {
-                for (Rec r : recs) {
-                    if (r.tombstone()) {
-                        w.delete(r.key());
-                    } else {
-                        w.put(r.key(), r.value());
-                    }
-                }
+                SegmentFixtures.putAll(w, recs);
                 w.finish();
             }
             roles.put(id, role);

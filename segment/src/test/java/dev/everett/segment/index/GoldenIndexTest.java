@@ -15,6 +15,7 @@ import dev.everett.segment.natives.NativeWriter;
 import dev.everett.segment.objects.OpenObjects;
 import dev.everett.segment.testing.GoldenFiles;
 import dev.everett.segment.testing.Rec;
+import dev.everett.segment.testing.SegmentFixtures;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,13 +71,7 @@ class GoldenIndexTest {
             for (GoldenIndexFiles.Obj o : chain.objects()) {
                 if (o.kind() == GoldenIndexFiles.Kind.NATIVE) {
                     try (NativeWriter w = store.newNative(o.id(), CommonWidthRule.policy())) {
-                        for (Rec r : chain.records().get(o.id())) {
-                            if (r.tombstone()) {
-                                w.delete(r.key());
-                            } else {
-                                w.put(r.key(), r.value());
-                            }
-                        }
+                        SegmentFixtures.putAll(w, chain.records().get(o.id()));
                         w.finish();
                     }
                 } else {

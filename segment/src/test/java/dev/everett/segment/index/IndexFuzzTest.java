@@ -5,6 +5,7 @@ import dev.everett.segment.cascade.Cascade;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.natives.CorruptionTest;
 import dev.everett.segment.natives.Kv02FuzzTest;
+import dev.everett.segment.testing.FuzzInputs;
 import dev.everett.segment.testing.Seeds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,7 +60,7 @@ class IndexFuzzTest {
     /** Lookups per input: an even sample of the chain's hits and misses. */
     private static final int QUERIES = 150;
 
-    private static final Path DIR = scratchDirectory();
+    private static final Path DIR = FuzzInputs.scratchDirectory("everett-index-fuzz-");
     private static final Map<String, IndexProbe> PROBES = new HashMap<>();
     private static final Map<String, Target> BY_FILE = targets();
 
@@ -141,27 +142,5 @@ class IndexFuzzTest {
             }
         }
         return out;
-    }
-
-    /** A directory on a memory file system when there is one, removed at exit. */
-    private static Path scratchDirectory() {
-        try {
-            Path shm = Path.of("/dev/shm");
-            Path dir = Files.isDirectory(shm) && Files.isWritable(shm)
-                    ? Files.createTempDirectory(shm, "everett-index-fuzz-")
-                    : Files.createTempDirectory("everett-index-fuzz-");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try (var walk = Files.walk(dir)) {
-                    for (Path f : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                        Files.deleteIfExists(f);
-                    }
-                } catch (IOException ignored) {
-                    // best effort
-                }
-            }));
-            return dir;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -17,19 +17,17 @@ import dev.everett.api.RecordLocation;
 import dev.everett.api.SegmentFormat;
 import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
-import dev.everett.api.ValueWidth;
 import dev.everett.api.VerifyReport;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.LittleEndian;
+import dev.everett.segment.testing.FuzzInputs;
 import dev.everett.segment.testing.Profile;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -63,7 +61,7 @@ import java.util.List;
  */
 class BitFuzzTest {
     private static final int HEADER = Envelope.BYTES;
-    private static final Path DIR = scratchDirectory();
+    private static final Path DIR = FuzzInputs.scratchDirectory("everett-bitfuzz-");
     private static final Path INPUT = DIR.resolve("input.kv");
     private static final Path REENCODED = DIR.resolve("reencoded.kv");
 
@@ -118,45 +116,18 @@ class BitFuzzTest {
             List<Rec> walked = null;
             List<RecordLocation> located;
             if (mode == OpenMode.TYPED) {
-                walked = walkOrNull(reader);
-                located = probe(reader);
+                walked = Kv02FuzzTest.walkOrNull(reader);
+                located = Kv02FuzzTest.probe(reader);
             } else {
-                located = probe(reader);
-                walked = walkOrNull(reader);
+                located = Kv02FuzzTest.probe(reader);
+                walked = Kv02FuzzTest.walkOrNull(reader);
             }
-            VerifyReport report;
-            try {
-                report = reader.verify();
-            } catch (CorruptSegmentException e) {
-                report = null;
-            }
+            VerifyReport report = Kv02FuzzTest.verifyOrNull(reader);
             if (report != null) {
                 checkVerified(reader, walked, located, report);
             }
             return new Outcome(walked, report, reader.commonValueWidth());
         }
-    }
-
-    private static List<Rec> walkOrNull(NativeReader reader) {
-        try {
-            return SegmentFixtures.walk(reader);
-        } catch (CorruptSegmentException e) {
-            return null;
-        }
-    }
-
-    private static List<RecordLocation> probe(NativeReader reader) {
-        List<RecordLocation> out = new ArrayList<>();
-        for (long ordinal : Kv02FuzzTest.probeOrdinals(reader.recordCount())) {
-            try {
-                RecordLocation loc = reader.recordAt(ordinal);
-                assertEquals(ordinal, loc.ordinal());
-                out.add(loc);
-            } catch (CorruptSegmentException e) {
-                out.add(null);
-            }
-        }
-        return out;
     }
 
     private static void checkVerified(NativeReader reader, List<Rec> walked, List<RecordLocation> located, VerifyReport report) {
@@ -259,32 +230,10 @@ class BitFuzzTest {
             if (file.length < HEADER) {
                 return new Derived(fallback, false);
             }
-            boolean exact = (file[16] & 0xFF) == Unit.BIT.code();
-            long w = u(file, 20, 4);
-            int blockWidth = fallback.blockWidth();
-            if (w >= 1 && w <= Integer.MAX_VALUE) {
-                blockWidth = (int) w;
-            } else {
-                exact = false;
-            }
-            long k = u(file, 24, 8);
-            long groupSize = fallback.groupSize();
-            if (k >= 3 && ((k + 1) & k) == 0) {
-                groupSize = k;
-            } else {
-                exact = false;
-            }
-            ValueWidth width = ValueWidth.variable();
-            if ((u(file, 12, 4) & Envelope.FLAG_POLICY_WIDTH) != 0) {
-                long units = u(file, 32, 8);
-                if (units >= 0) {
-                    width = ValueWidth.fixed(units);
-                } else {
-                    exact = false;
-                }
-            }
+            FuzzInputs.Shape shape = FuzzInputs.Shape.of(file, fallback);
+            boolean exact = shape.exact() && (file[16] & 0xFF) == Unit.BIT.code();
             int code = file[18] & 0xFF;
-            long parameter = u(file, 88, 8);
+            long parameter = FuzzInputs.u(file, 88, 8);
             BackspaceCode backspace = fallback.backspace();
             if (code == BackspaceCode.EXP_GOLOMB && parameter >= 0 && parameter <= 63) {
                 backspace = BackspaceCode.expGolomb((int) parameter);
@@ -293,38 +242,8 @@ class BitFuzzTest {
             } else {
                 exact = false;
             }
-            SegmentFormat format = file.length >= HEADER + 4 && u(file, HEADER, 4) == Kv03Directory.MAGIC ? SegmentFormat.KV03 : SegmentFormat.KV02;
-            return new Derived(new Policy(Unit.BIT, blockWidth, groupSize, width, backspace, ValueGrammar.OPTIONAL, format), exact);
-        }
-
-        private static long u(byte[] b, int off, int n) {
-            long v = 0;
-            for (int i = n - 1; i >= 0; i--) {
-                v = (v << 8) | (b[off + i] & 0xFF);
-            }
-            return v;
-        }
-    }
-
-    private static Path scratchDirectory() {
-        try {
-            Path shm = Path.of("/dev/shm");
-            Path dir = Files.isDirectory(shm) && Files.isWritable(shm)
-                    ? Files.createTempDirectory(shm, "everett-bitfuzz-")
-                    : Files.createTempDirectory("everett-bitfuzz-");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try (var files = Files.list(dir)) {
-                    for (Path f : (Iterable<Path>) files::iterator) {
-                        Files.deleteIfExists(f);
-                    }
-                    Files.deleteIfExists(dir);
-                } catch (IOException ignored) {
-                    // best effort
-                }
-            }));
-            return dir;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            SegmentFormat format = file.length >= HEADER + 4 && FuzzInputs.u(file, HEADER, 4) == Kv03Directory.MAGIC ? SegmentFormat.KV03 : SegmentFormat.KV02;
+            return new Derived(new Policy(Unit.BIT, shape.blockWidth(), shape.groupSize(), shape.width(), backspace, ValueGrammar.OPTIONAL, format), exact);
         }
     }
 }

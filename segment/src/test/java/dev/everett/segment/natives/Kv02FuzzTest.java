@@ -16,14 +16,13 @@ import dev.everett.api.PolicyMismatchException;
 import dev.everett.api.RecordLocation;
 import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
-import dev.everett.api.ValueWidth;
 import dev.everett.api.VerifyReport;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.LittleEndian;
+import dev.everett.segment.testing.FuzzInputs;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +65,7 @@ public class Kv02FuzzTest {
     /** Ordinals probed with recordAt: first, last, and a few in between. */
     private static final int PROBES = 4;
 
-    private static final Path DIR = scratchDirectory();
+    private static final Path DIR = FuzzInputs.scratchDirectory("everett-fuzz-");
     private static final Path INPUT = DIR.resolve("input.kv");
     private static final Path REENCODED = DIR.resolve("reencoded.kv");
 
@@ -176,7 +175,7 @@ public class Kv02FuzzTest {
         }
     }
 
-    private static List<Rec> walkOrNull(NativeReader reader) {
+    static List<Rec> walkOrNull(NativeReader reader) {
         try {
             return SegmentFixtures.walk(reader);
         } catch (CorruptSegmentException e) {
@@ -184,7 +183,7 @@ public class Kv02FuzzTest {
         }
     }
 
-    private static VerifyReport verifyOrNull(NativeReader reader) {
+    static VerifyReport verifyOrNull(NativeReader reader) {
         try {
             return reader.verify();
         } catch (CorruptSegmentException e) {
@@ -192,8 +191,8 @@ public class Kv02FuzzTest {
         }
     }
 
-    /** recordAt on up to {@link #PROBES} ordinals; a null entry where the query found corruption. */
-    private static List<RecordLocation> probe(NativeReader reader) {
+    /** recordAt on up to {@link #PROBES} ordinals; a null entry where the query found corruption (BitFuzzTest's too). */
+    static List<RecordLocation> probe(NativeReader reader) {
         List<RecordLocation> out = new ArrayList<>();
         for (long ordinal : probeOrdinals(reader.recordCount())) {
             try {
@@ -328,78 +327,12 @@ public class Kv02FuzzTest {
             if (file.length < HEADER) {
                 return new Derived(fallback, false);
             }
-            boolean exact = true;
-            int unit = file[16] & 0xFF;
-            if (unit != Unit.BYTE.code()) {
-                exact = false;
-            }
-            long w = u32(file, 20);
-            int blockWidth = fallback.blockWidth();
-            if (w >= 1 && w <= Integer.MAX_VALUE) {
-                blockWidth = (int) w;
-            } else {
-                exact = false;
-            }
-            long k = u64(file, 24);
-            long groupSize = fallback.groupSize();
-            if (k >= 3 && ((k + 1) & k) == 0) {
-                groupSize = k;
-            } else {
-                exact = false;
-            }
-            ValueWidth width = ValueWidth.variable();
-            boolean fixed = (u32(file, 12) & Envelope.FLAG_POLICY_WIDTH) != 0;
-            if (fixed) {
-                long units = u64(file, 32);
-                if (units >= 0) {
-                    width = ValueWidth.fixed(units);
-                } else {
-                    exact = false;
-                }
-            }
-            Policy p = new Policy(Unit.BYTE, blockWidth, groupSize, width, BackspaceCode.VARINT, ValueGrammar.OPTIONAL);
+            FuzzInputs.Shape shape = FuzzInputs.Shape.of(file, fallback);
+            boolean exact = shape.exact() && (file[16] & 0xFF) == Unit.BYTE.code();
+            Policy p = new Policy(Unit.BYTE, shape.blockWidth(), shape.groupSize(), shape.width(), BackspaceCode.VARINT, ValueGrammar.OPTIONAL);
             return new Derived(p, exact);
-        }
-
-        private static long u32(byte[] b, int off) {
-            long v = 0;
-            for (int i = 3; i >= 0; i--) {
-                v = (v << 8) | (b[off + i] & 0xFF);
-            }
-            return v;
-        }
-
-        private static long u64(byte[] b, int off) {
-            long v = 0;
-            for (int i = 7; i >= 0; i--) {
-                v = (v << 8) | (b[off + i] & 0xFF);
-            }
-            return v;
         }
     }
 
     // ---------------------------------------------------------------------------------------
-
-    /** One directory per JVM, on tmpfs when there is one; removed at exit. */
-    private static Path scratchDirectory() {
-        try {
-            Path shm = Path.of("/dev/shm");
-            Path dir = Files.isDirectory(shm) && Files.isWritable(shm)
-                    ? Files.createTempDirectory(shm, "everett-fuzz-")
-                    : Files.createTempDirectory("everett-fuzz-");
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try (var files = Files.list(dir)) {
-                    for (Path f : (Iterable<Path>) files::iterator) {
-                        Files.deleteIfExists(f);
-                    }
-                    Files.deleteIfExists(dir);
-                } catch (IOException ignored) {
-                    // best effort
-                }
-            }));
-            return dir;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 }

@@ -176,13 +176,7 @@ class NativePropertyTest {
         Path viaEngine = dir.resolve("engine.kv");
         SegmentInfo info;
         try (SegmentWriter w = engine.newWriter(viaEngine, policy, CommonWidthRule.policy())) {
-            for (Rec r : model) {
-                if (r.tombstone()) {
-                    w.delete(r.key());
-                } else {
-                    w.put(r.key(), r.value());
-                }
-            }
+            SegmentFixtures.putAll(w, model);
             assertEquals(model.size(), w.recordCount());
             info = w.finish();
         }

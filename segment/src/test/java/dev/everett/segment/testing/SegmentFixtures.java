@@ -5,6 +5,7 @@ import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentCursor;
 import dev.everett.api.SegmentInfo;
+import dev.everett.api.SegmentWriter;
 import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.natives.NativeWriter;
 import java.io.IOException;
@@ -19,14 +20,19 @@ public final class SegmentFixtures {
 
     public static SegmentInfo write(Path file, Policy policy, CommonWidthRule rule, List<Rec> records) throws IOException {
         try (NativeWriter w = new NativeWriter(file, policy, rule)) {
-            for (Rec r : records) {
-                if (r.tombstone()) {
-                    w.delete(r.key());
-                } else {
-                    w.put(r.key(), r.value());
-                }
-            }
+            putAll(w, records);
             return w.finish();
+        }
+    }
+
+    /** Writes each record through {@code w}: a put, or a delete for a tombstone. */
+    public static void putAll(SegmentWriter w, List<Rec> records) throws IOException {
+        for (Rec r : records) {
+            if (r.tombstone()) {
+                w.delete(r.key());
+            } else {
+                w.put(r.key(), r.value());
+            }
         }
     }
 
