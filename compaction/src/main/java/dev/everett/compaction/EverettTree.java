@@ -64,10 +64,16 @@ final class EverettTree implements LsmTree {
                     throw new CorruptManifestException(replayed.file(), 0, "manifest names segment " + id + ", which is missing from " + segments.directory());
                 }
             }
-            VersionCore core = VersionCore.open(replayed.levels(), segments, tree.chains);
+            Levels levels = replayed.levels();
+            WholeRunChain.State chain = levels.chain();
+            if (chain != null && !files.exists(WholeRunChain.directory(tree.chains, chain.id()))) {
+                // The chain is derived from the runs: rebuild a lost one rather than refuse the tree.
+                chain = WholeRunChain.build(segments, tree.chains, null, List.of(), runs(levels));
+                levels = new Levels(levels.layout(), levels.levels(), levels.hostState(), levels.number(), chain);
+            }
+            VersionCore core = VersionCore.open(levels, segments, tree.chains);
             tree.install(core);
-            tree.manifest = Manifest.create(files, dir, replayed.manifestNumber(), replayed.file(),
-                    replayed.levels().snapshot(replayed.levels().number()));
+            tree.manifest = Manifest.create(files, dir, replayed.manifestNumber(), replayed.file(), levels.snapshot(levels.number()));
             tree.deleteUnnamed();
             ok = true;
             return tree;

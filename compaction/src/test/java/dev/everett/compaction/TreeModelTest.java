@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Flushes, compactions and reads of whole trees in both layouts against a TreeMap model, across reopen. */
 class TreeModelTest {
-    @TempDir
+    @TempDir(factory = MemoryTempDir.class)
     Path dir;
 
     static TreeOptions partitioned(Random r) {
