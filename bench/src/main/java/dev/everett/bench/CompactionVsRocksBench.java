@@ -63,8 +63,8 @@ import org.rocksdb.SstFileWriter;
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "--enable-native-access=ALL-UNNAMED"})
-@Warmup(iterations = 2, batchSize = 1)
-@Measurement(iterations = 5, batchSize = 1)
+@Warmup(iterations = 6, batchSize = 1)
+@Measurement(iterations = 8, batchSize = 1)
 public class CompactionVsRocksBench {
     public static final int KEYS = 1_000_000;
     public static final int VALUE_BYTES = 100;
