@@ -3,6 +3,7 @@ package dev.everett.segment;
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
+import dev.everett.api.SegmentDescription;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.ObjectStore;
@@ -26,5 +27,10 @@ public final class EverettSegmentEngine implements SegmentEngine {
     @Override
     public SegmentReader open(Path file, Policy policy, OpenMode mode) throws IOException {
         return Kv02Reader.open(file, policy, mode);
+    }
+
+    @Override
+    public SegmentDescription describe(Path file) throws IOException {
+        return SegmentDescriber.describe(file);
     }
 }
