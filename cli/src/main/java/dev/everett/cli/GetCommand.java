@@ -20,8 +20,8 @@ final class GetCommand extends FileCommand {
 
     @Override
     public Integer call() throws IOException {
+        byte[] k = ByteText.arg(spec, "KEY", key);
         try (SegmentFile f = openTarget()) {
-            byte[] k = ByteText.arg(spec, "KEY", key);
             return print(spec, k, f.get(k), hex);
         }
     }
