@@ -17,8 +17,11 @@ import picocli.CommandLine.Command;
 @Command(name = "everett", mixinStandardHelpOptions = true, versionProvider = Everett.Version.class,
         description = "Everett segments and stores from the shell: a demo against RocksDB, inspection, verification, import and export.",
         subcommands = {
+            DemoCommand.class,
             LoadCommand.class, DumpCommand.class, GetCommand.class, InspectCommand.class, VerifyCommand.class,
             MergeCommand.class, IndexCommand.class,
+            ScanCommand.class, PutCommand.class, DeleteCommand.class, CompactCommand.class, StatsCommand.class,
+            ImportCommand.class, ExportCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Everett implements Runnable {

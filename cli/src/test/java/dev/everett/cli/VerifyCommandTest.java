@@ -54,7 +54,7 @@ class VerifyCommandTest {
         assertEquals(1, r.exit(), r.toString());
         assertTrue(r.out().contains(good + ": OK"), r.toString());
         assertTrue(r.out().contains(bad + ": CORRUPT: " + bad + " @"), r.toString());
-        assertTrue(r.err().contains("1 of 2 files failed"), r.toString());
+        assertTrue(r.err().contains("everett verify: 1 check failed"), r.toString());
     }
 
     @Test
