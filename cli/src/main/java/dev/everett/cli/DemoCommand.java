@@ -43,7 +43,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--gets", paramLabel = "N", defaultValue = "10000", description = "Random gets whose answers are compared (default ${DEFAULT-VALUE}).")
     int checkedGets;
 
-    @Option(names = "--lookups", paramLabel = "N", defaultValue = "300000", description = "Random gets timed on each store (default ${DEFAULT-VALUE}).")
+    @Option(names = "--lookups", paramLabel = "N", defaultValue = "200000", description = "Random gets timed on each store (default ${DEFAULT-VALUE}).")
     int lookups;
 
     @Option(names = "--dir", paramLabel = "DIR", description = "Where the two stores are written (kept); default a temporary directory, deleted afterwards.")

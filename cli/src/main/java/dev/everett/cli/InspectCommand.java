@@ -53,7 +53,7 @@ final class InspectCommand extends FileCommand {
                     + ", value width " + d.valueWidth() + ", backspace " + (d.unit() == Unit.BYTE ? "varint" : d.backspace()));
             row(out, "common width", d.commonValueWidth() < 0 ? "none" : d.commonValueWidth() + (d.unit() == Unit.BIT ? " bits" : " bytes"));
             row(out, "value grammar", f.policy.grammar().name().toLowerCase() + " (not recorded in the file; --values)");
-            row(out, "records", d.recordCount() + " (" + (d.recordCount() - tombstones) + " values, " + tombstones + " tombstones)");
+            row(out, "records", d.recordCount() + " (" + (d.recordCount() - tombstones) + " values, " + tombstones + (tombstones == 1 ? " tombstone)" : " tombstones)"));
             row(out, "blocks", Long.toString(d.blockWidth() == 0 ? 0 : (d.recordCount() + d.blockWidth() - 1) / d.blockWidth()));
             row(out, "raw key bytes", Long.toString(keyBytes));
             row(out, "raw value bytes", Long.toString(valueBytes));

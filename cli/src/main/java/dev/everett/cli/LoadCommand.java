@@ -87,8 +87,8 @@ final class LoadCommand implements Callable<Integer> {
         IndexChain.build(engine, engine.describe(out), policy);
         long chain = Sizes.chainBytes(IndexChain.dirFor(out), info.fileBytes());
         PrintWriter o = spec.commandLine().getOut();
-        o.printf("wrote %s: %d records (%d tombstones), %d bytes, %s; index chain %s (%d bytes)%n", out, info.recordCount(),
-                tombstones, info.fileBytes(), policy.format(), IndexChain.dirFor(out), chain);
+        o.printf("wrote %s: %d records (%d %s), %d bytes, %s; index chain %s (%d bytes)%n", out, info.recordCount(),
+                tombstones, tombstones == 1 ? "tombstone" : "tombstones", info.fileBytes(), policy.format(), IndexChain.dirFor(out), chain);
         return 0;
     }
 

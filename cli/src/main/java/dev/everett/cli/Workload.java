@@ -14,7 +14,7 @@ import java.util.SplittableRandom;
  * ({@code event/eu-west/1764806400123/07}), and binary keys (a {@code 0x00 0xFF} tag and eight
  * hashed bytes). Overwrites are skewed: half of them hit the most recent tenth of the keys
  * (hot rows), the rest follow a power law over all keys. Deletes pick keys uniformly, some of
- * them already deleted. Values are 16 to 176 bytes of seeded random data.
+ * them already deleted. Values are 16 to 112 bytes of seeded random data.
  */
 final class Workload {
     /** What an operation does. */
@@ -23,6 +23,9 @@ final class Workload {
     /** Shares, in percent, of inserts and overwrites; deletes take the rest. */
     static final int INSERT_PERCENT = 55;
     static final int OVERWRITE_PERCENT = 30;
+    /** Value sizes in bytes, inclusive (about 64 on average, as a small row or document). */
+    static final int VALUE_MIN = 16;
+    static final int VALUE_MAX = 112;
     private static final String[] REGIONS = {"eu-west", "us-east", "ap-south", "sa-east"};
 
     private final long seed;
@@ -125,7 +128,7 @@ final class Workload {
     }
 
     private static byte[] value(SplittableRandom random) {
-        byte[] v = new byte[16 + random.nextInt(161)];
+        byte[] v = new byte[VALUE_MIN + random.nextInt(VALUE_MAX - VALUE_MIN + 1)];
         for (int i = 0; i < v.length; i += 8) {
             long r = random.nextLong();
             for (int j = 0; j < 8 && i + j < v.length; j++) {

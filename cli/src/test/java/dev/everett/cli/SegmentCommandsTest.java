@@ -34,7 +34,7 @@ class SegmentCommandsTest {
         Path out = dir.resolve("fruit-" + format + ".kv");
         Cli.Result r = Cli.run("load", "--format", format, in, out);
         assertEquals(0, r.exit(), r.toString());
-        assertTrue(r.out().startsWith("wrote " + out + ": 5 records (1 tombstones)"), r.toString());
+        assertTrue(r.out().startsWith("wrote " + out + ": 5 records (1 tombstone)"), r.toString());
         return out;
     }
 
@@ -82,7 +82,7 @@ class SegmentCommandsTest {
         String out = r.out();
         assertTrue(out.contains("format           KV03"), out);
         assertTrue(out.contains("policy           unit bit, W 15, K 15, value width variable, backspace exp-golomb(k=0)"), out);
-        assertTrue(out.contains("records          5 (4 values, 1 tombstones)"), out);
+        assertTrue(out.contains("records          5 (4 values, 1 tombstone)"), out);
         assertTrue(out.contains("key range        0x .. cherry"), out);
         for (String section : new String[] {"envelope", "directory", "records", "ef-low", "ef-high", "ef-samples", "ef-sparse", "sort-dictionary"}) {
             assertTrue(out.contains("\n  " + section + " "), section + " in\n" + out);
