@@ -146,8 +146,13 @@ public record LeveledPicker(int levels, int level0Trigger, long baseLevelBytes, 
 
     /** True if no level below {@code output} holds a key in {@code range}. */
     static boolean bottommost(Version v, int output, byte[][] range) {
-        for (int n = output + 1; n < v.levelCount(); n++) {
-            if (!overlapping(v.level(n), range).isEmpty()) {
+        return bottommost(v::level, v.levelCount(), output, range);
+    }
+
+    /** As {@link #bottommost(Version, int, byte[][])}, over levels given by {@code level}. */
+    static boolean bottommost(java.util.function.IntFunction<List<SegmentMeta>> level, int levelCount, int output, byte[][] range) {
+        for (int n = output + 1; n < levelCount; n++) {
+            if (!overlapping(level.apply(n), range).isEmpty()) {
                 return false;
             }
         }

@@ -41,6 +41,14 @@ public interface StorageFiles {
     /** The size of a file in bytes. */
     long size(Path file) throws IOException;
 
+    /**
+     * Makes {@code link} a second name of the existing file {@code existing} (a hard link), so
+     * an immutable file can belong to two directories without a copy.
+     */
+    default void link(Path link, Path existing) throws IOException {
+        java.nio.file.Files.createLink(link, existing);
+    }
+
     /** The real file system, through {@link java.nio.file.Files} and file channels. */
     static StorageFiles system() {
         return SystemFiles.INSTANCE;

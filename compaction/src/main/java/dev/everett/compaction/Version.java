@@ -20,7 +20,10 @@ public interface Version extends AutoCloseable {
 
     Layout layout();
 
-    /** Levels, including empty ones (partitioned trees have the picker's level count). */
+    /**
+     * Levels down to the deepest one that holds a segment (partitioned levels above it may be
+     * empty); {@link #level} of any level at or beyond this count is empty.
+     */
     int levelCount();
 
     /** The segments of {@code level}, in the order described above. */
