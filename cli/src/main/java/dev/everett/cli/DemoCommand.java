@@ -80,12 +80,12 @@ final class DemoCommand implements Callable<Integer> {
             DemoStore[] stores = {everett, rocks};
             Workload workload = new Workload(seed, operations);
             DemoResult.Side[] sides = new DemoResult.Side[2];
+            // One store at a time, write then flush + compaction, so that neither store's background work runs during the other's.
             for (int i = 0; i < 2; i++) {
                 sides[i] = new DemoResult.Side(stores[i].name());
                 sides[i].writeNanos = write(stores[i], workload, new Progress(err, terminal, stores[i].name() + ": write", operations));
-            }
-            for (int i = 0; i < 2; i++) {
                 Progress p = new Progress(err, terminal, stores[i].name() + ": flush + compact", 1);
+                p.update(0);
                 long t = System.nanoTime();
                 stores[i].flushAndCompact();
                 sides[i].compactNanos = System.nanoTime() - t;
