@@ -3,8 +3,12 @@ package dev.everett.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.everett.store.EverettDB;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +57,31 @@ class StoreCommandsTest {
         assertEquals(0, verify.exit(), verify.toString());
         assertTrue(verify.out().startsWith(db + ": OK: store opens, 20 live records read forward and back"), verify.toString());
         assertEquals("value29\n", Cli.run("get", db, "key9").out());
+    }
+
+    @Test
+    void verifyNamesACorruptSegmentOfAStore() throws Exception {
+        Path db = dir.resolve("db");
+        try (EverettDB d = EverettDB.open(db)) {
+            for (int i = 0; i < 3000; i++) {
+                d.put(("key" + i).getBytes(), ("value" + i).getBytes());
+            }
+            d.compactRange();
+        }
+        assertEquals(0, Cli.run("verify", db).exit());
+        Path segment;
+        try (Stream<Path> s = Files.walk(db)) {
+            segment = s.filter(p -> p.toString().endsWith(".kv")).max(Comparator.comparingLong(p -> p.toFile().length())).orElseThrow();
+        }
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+            f.seek(f.length() / 2);
+            int b = f.read();
+            f.seek(f.length() / 2);
+            f.write(b ^ 0x10);
+        }
+        Cli.Result r = Cli.run("verify", db);
+        assertEquals(1, r.exit(), r.toString());
+        assertTrue(r.out().contains(segment + ": CORRUPT: " + segment + " @"), r.toString());
     }
 
     @Test
