@@ -43,6 +43,7 @@ final class DemoChart {
         renderer.setBarPainter(new StandardBarPainter());
         renderer.setSeriesPaint(0, new Color(0x2E6DB4));
         renderer.setShadowVisible(false);
+        renderer.setBase(1.0); // bars grow from parity: right when Everett is ahead, left when behind
         renderer.setDefaultItemLabelGenerator(new StandardCategoryItemLabelGenerator("{2}×", new DecimalFormat("0.00")));
         renderer.setDefaultItemLabelsVisible(true);
         LogAxis axis = new LogAxis(plot.getRangeAxis().getLabel());
