@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -67,8 +68,12 @@ final class DemoCommand implements Callable<Integer> {
         Path chartFile = chart != null ? chart : report.toAbsolutePath().resolveSibling("demo-chart.png");
         boolean temporary = dir == null;
         Path work = temporary ? Files.createTempDirectory("everett-demo-") : dir;
-        if (!temporary && Files.exists(work) && Files.list(work).findAny().isPresent()) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--dir " + work + " must be empty or absent");
+        if (!temporary && Files.isDirectory(work)) {
+            try (Stream<Path> entries = Files.list(work)) {
+                if (entries.findAny().isPresent()) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--dir " + work + " must be empty or absent");
+                }
+            }
         }
         out.printf("Everett demo: %,d operations (%d%% inserts, %d%% skewed overwrites, %d%% deletes), Everett format %s, seed %d%n",
                 operations, Workload.INSERT_PERCENT, Workload.OVERWRITE_PERCENT, 100 - Workload.INSERT_PERCENT - Workload.OVERWRITE_PERCENT,

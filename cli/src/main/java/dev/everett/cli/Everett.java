@@ -70,6 +70,10 @@ public final class Everett implements Runnable {
         if (e instanceof IOException) {
             return "I/O error: " + e;
         }
+        // The project's misuse exceptions carry a message that names the argument and what was expected.
+        if ((e instanceof IllegalArgumentException || e instanceof IllegalStateException) && e.getMessage() != null) {
+            return e.getMessage();
+        }
         return e.toString();
     }
 

@@ -17,13 +17,14 @@ import picocli.CommandLine.Option;
  * with W = K = 15), the store refusing the one it was not created with.
  */
 final class StoreAccess {
-    @Option(names = "--format", paramLabel = "kv02|kv03", description = "Segment format of a store created by this command (default kv02); an existing store keeps its own.")
+    @Option(names = "--format", paramLabel = "kv02|kv03",
+            description = "Store policy: the format a new store is created with (default kv02). An existing store is opened under its own; name it only if its W or K is not 15.")
     LoadCommand.Format format;
 
-    @Option(names = "--w", paramLabel = "W", description = "Block width W of a new store (default 15).")
+    @Option(names = "--w", paramLabel = "W", description = "Store policy: block width W (default 15).")
     Integer w;
 
-    @Option(names = "--k", paramLabel = "K", description = "Group size K of a new store (default 15).")
+    @Option(names = "--k", paramLabel = "K", description = "Store policy: group size K (default 15).")
     Long k;
 
     /** True if {@code dir} holds a store (its STORE descriptor). */
