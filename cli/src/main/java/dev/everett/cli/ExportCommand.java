@@ -2,6 +2,7 @@ package dev.everett.cli;
 
 import dev.everett.store.EverettDB;
 import dev.everett.store.EverettIterator;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.rocksdb.EnvOptions;
@@ -22,7 +23,7 @@ final class ExportCommand extends StoreCommand {
     Path sst;
 
     @Override
-    public Integer call() throws RocksDBException {
+    public Integer call() throws RocksDBException, IOException {
         RocksDB.loadLibrary();
         if (Files.exists(sst)) {
             throw new CliException(sst + ": already exists");
@@ -35,11 +36,16 @@ final class ExportCommand extends StoreCommand {
                 throw new CliException(db + ": the store has no live records, and an SST file cannot be empty");
             }
             writer.open(sst.toString());
-            for (; it.isValid(); it.next()) {
-                writer.put(it.key(), it.value());
-                records++;
+            try {
+                for (; it.isValid(); it.next()) {
+                    writer.put(it.key(), it.value());
+                    records++;
+                }
+                writer.finish();
+            } catch (RocksDBException | RuntimeException e) {
+                Files.deleteIfExists(sst); // no partial SST is left behind
+                throw e;
             }
-            writer.finish();
         }
         out().printf("exported %d records from %s to %s (%d bytes)%n", records, db, sst, sst.toFile().length());
         return 0;
