@@ -16,6 +16,17 @@ public interface SegmentEngine {
     SegmentReader open(Path file, Policy policy, OpenMode mode) throws IOException;
 
     /**
+     * Reads what a native segment file records about itself (format, policy fields, counts,
+     * sections) without knowing its policy, checking its envelope and directory as
+     * {@link OpenMode#TYPED} does; no record is read. Open the file with
+     * {@code open(file, description.policy(grammar), mode)}.
+     *
+     * @throws CorruptSegmentException if the envelope or directory breaks a rule (an index
+     *                                 object is refused as one)
+     */
+    SegmentDescription describe(Path file) throws IOException;
+
+    /**
      * Opens (creating if needed) the object store rooted at {@code root}, all under
      * {@code policy}, without key filters.
      */

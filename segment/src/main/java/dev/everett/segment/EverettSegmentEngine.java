@@ -5,12 +5,14 @@ import dev.everett.api.ObjectStore;
 import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
+import dev.everett.api.SegmentDescription;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentWriter;
 import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.natives.NativeWriter;
 import dev.everett.segment.objects.MappedObjectStore;
+import dev.everett.segment.natives.SegmentDescriber;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -29,5 +31,10 @@ public final class EverettSegmentEngine implements SegmentEngine {
     @Override
     public SegmentReader open(Path file, Policy policy, OpenMode mode) throws IOException {
         return NativeReader.open(file, policy, mode);
+    }
+
+    @Override
+    public SegmentDescription describe(Path file) throws IOException {
+        return SegmentDescriber.describe(file);
     }
 }

@@ -1,0 +1,93 @@
+package dev.everett.cli;
+
+import dev.everett.api.CorruptSegmentException;
+import dev.everett.api.EverettException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code everett} command. Exit codes: 0 when the command did what it was asked, 1 when it
+ * failed (a corrupt or missing file, a key not found, a check that disagrees), 2 for a usage
+ * error (an unknown option, a malformed argument), with the usage on standard error.
+ */
+@Command(name = "everett", mixinStandardHelpOptions = true, versionProvider = Everett.Version.class,
+        description = "Everett segments and stores from the shell: a demo against RocksDB, inspection, verification, import and export.",
+        subcommands = {
+            DemoCommand.class,
+            LoadCommand.class, DumpCommand.class, GetCommand.class, InspectCommand.class, VerifyCommand.class,
+            MergeCommand.class, IndexCommand.class,
+            ScanCommand.class, PutCommand.class, DeleteCommand.class, CompactCommand.class, StatsCommand.class,
+            ImportCommand.class, ExportCommand.class,
+            CommandLine.HelpCommand.class
+        })
+public final class Everett implements Runnable {
+    /** Exit code of a command that failed. */
+    static final int FAILED = 1;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs one command line, writing to the given streams; returns the exit code. */
+    static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine cl = new CommandLine(new Everett());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((e, command, parse) -> {
+            command.getErr().println("everett " + command.getCommandName() + ": " + describe(e));
+            if (Boolean.getBoolean("everett.debug")) {
+                e.printStackTrace(command.getErr());
+            }
+            command.getErr().flush();
+            return FAILED;
+        });
+        try {
+            return cl.execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** One line saying what went wrong; Everett's exceptions already name the file, offset and rule. */
+    static String describe(Throwable e) {
+        if (e instanceof UncheckedIOException u) {
+            e = u.getCause();
+        }
+        if (e instanceof NoSuchFileException n) {
+            return "no such file: " + n.getFile();
+        }
+        if (e instanceof CorruptSegmentException || e instanceof EverettException || e instanceof CliException) {
+            return e.getMessage();
+        }
+        if (e instanceof IOException) {
+            return "I/O error: " + e;
+        }
+        // The project's misuse exceptions carry a message that names the argument and what was expected.
+        if ((e instanceof IllegalArgumentException || e instanceof IllegalStateException) && e.getMessage() != null) {
+            return e.getMessage();
+        }
+        return e.toString();
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "a subcommand is required");
+    }
+
+    /** The version printed by {@code --version}. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Everett.class.getPackage().getImplementationVersion();
+            return new String[] {"everett " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

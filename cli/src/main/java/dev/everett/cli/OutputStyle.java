@@ -1,0 +1,28 @@
+package dev.everett.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine.Option;
+
+/** {@code --hex} or {@code --json}: how records are printed (text with hex fallback by default). */
+final class OutputStyle {
+    @Option(names = "--hex", description = "Print every key and value as 0x hex.")
+    boolean hex;
+
+    @Option(names = "--json", description = "Print JSON lines {\"key\": HEX, \"value\": HEX|null}, the form load reads.")
+    boolean json;
+
+    ByteText.Style style() {
+        return hex ? ByteText.Style.HEX : ByteText.Style.TEXT;
+    }
+
+    /** Prints one record: {@code key ==> value}, {@code key (tombstone)}, or a JSON line. */
+    void print(PrintWriter out, byte[] key, byte[] value) {
+        if (json) {
+            out.println(JsonRecords.format(key, value));
+        } else if (value == null) {
+            out.println(ByteText.render(key, style()) + " (tombstone)");
+        } else {
+            out.println(ByteText.render(key, style()) + " ==> " + ByteText.render(value, style()));
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package dev.everett.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+class CommandLineTest {
+    @Test
+    void everySubcommandHasHelp() {
+        CommandLine root = new CommandLine(new Everett());
+        assertTrue(root.getSubcommands().size() >= 8, "subcommands: " + root.getSubcommands().keySet());
+        for (String name : root.getSubcommands().keySet()) {
+            if (name.equals("help")) {
+                continue;
+            }
+            Cli.Result r = Cli.run(name, "--help");
+            assertEquals(0, r.exit(), name + ": " + r);
+            assertTrue(r.out().startsWith("Usage: everett " + name), name + ": " + r);
+        }
+        assertEquals(0, Cli.run("--help").exit());
+        assertTrue(Cli.run("--version").out().startsWith("everett "));
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        Cli.Result unknown = Cli.run("frobnicate");
+        assertEquals(2, unknown.exit(), unknown.toString());
+        assertTrue(unknown.err().contains("Unmatched argument"), unknown.toString());
+        assertEquals(2, Cli.run().exit(), "no subcommand");
+        Cli.Result missing = Cli.run("load", "in.jsonl", "out.kv");
+        assertEquals(2, missing.exit(), missing.toString());
+        assertTrue(missing.err().contains("--format"), missing.toString());
+        Cli.Result badK = Cli.run("load", "--format", "kv02", "--k", "4", "in.jsonl", "out.kv");
+        assertEquals(2, badK.exit(), badK.toString());
+        assertTrue(badK.err().contains("group size K"), badK.toString());
+        Cli.Result badHex = Cli.run("get", "x.kv", "0xabc");
+        assertEquals(2, badHex.exit(), badHex.toString());
+        assertTrue(badHex.err().contains("even number of digits"), badHex.toString());
+    }
+
+    @Test
+    void failuresExitOneWithOneLine() {
+        Cli.Result r = Cli.run("inspect", "/nonexistent/file.kv");
+        assertEquals(1, r.exit(), r.toString());
+        assertEquals("everett inspect: no such file: /nonexistent/file.kv\n", r.err());
+    }
+
+    @Test
+    void textAndHexRoundTrip() {
+        byte[][] samples = {{}, {'a'}, "0xab".getBytes(), {0, (byte) 0xFF}, "key with spaces".getBytes()};
+        for (byte[] b : samples) {
+            assertEquals(java.util.HexFormat.of().formatHex(b),
+                    java.util.HexFormat.of().formatHex(ByteText.parse(ByteText.render(b, ByteText.Style.TEXT))));
+            assertEquals(java.util.HexFormat.of().formatHex(b),
+                    java.util.HexFormat.of().formatHex(ByteText.parse(ByteText.render(b, ByteText.Style.HEX))));
+        }
+    }
+}

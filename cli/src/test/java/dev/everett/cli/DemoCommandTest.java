@@ -1,0 +1,83 @@
+package dev.everett.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.everett.store.EverettDB;
+import dev.everett.store.EverettIterator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksIterator;
+
+/** The demo at a small size: its report states its check, and the kept stores bear the check out. */
+class DemoCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aSmallDemoAgreesWithItsOwnCheck() throws Exception {
+        Path stores = dir.resolve("stores");
+        Path report = dir.resolve("report.md");
+        Cli.Result r = Cli.run("demo", "--ops", "30000", "--gets", "2000", "--lookups", "5000", "--dir", stores, "--report", report);
+        assertEquals(0, r.exit(), r.toString());
+        String md = Files.readString(report);
+        Matcher m = Pattern.compile("the full contents agree \\(([0-9,]+) live records\\) and 2,000 random gets agree").matcher(md);
+        assertTrue(m.find(), md);
+        long live = Long.parseLong(m.group(1).replace(",", ""));
+        assertTrue(r.out().contains(m.group()), "the console prints the same check\n" + r);
+        for (String row : new String[] {"| bytes on disk |", "| bytes per live key |", "| write time |", "| flush + compaction time |",
+            "| point lookups |", "| scan |"}) {
+            assertTrue(md.contains(row), row + " in\n" + md);
+        }
+        byte[] png = Files.readAllBytes(dir.resolve("demo-chart.png"));
+        assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4));
+
+        // The stores the demo kept hold the same records, as many as the report says.
+        long count = 0;
+        RocksDB.loadLibrary();
+        try (EverettDB everett = EverettDB.open(stores.resolve("everett")); EverettIterator a = everett.newIterator();
+             Options o = new Options(); RocksDB rocks = RocksDB.openReadOnly(o, stores.resolve("rocksdb").toString());
+             RocksIterator b = rocks.newIterator()) {
+            a.seekToFirst();
+            b.seekToFirst();
+            for (; a.isValid(); a.next(), b.next(), count++) {
+                assertTrue(b.isValid(), "RocksDB ends early at " + count);
+                assertArrayEquals(b.key(), a.key());
+                assertArrayEquals(b.value(), a.value());
+            }
+            assertTrue(!b.isValid(), "RocksDB has more records");
+        }
+        assertEquals(live, count);
+        assertTrue(live > 0 && live < 30000, "inserts minus deletes: " + live);
+    }
+
+    @Test
+    void theWorkloadIsRepeatable() {
+        Workload a = new Workload(7, 5000);
+        Workload b = new Workload(7, 5000);
+        long puts = 0;
+        long deletes = 0;
+        while (a.next()) {
+            assertTrue(b.next());
+            assertEquals(a.kind, b.kind);
+            assertArrayEquals(a.key, b.key);
+            assertArrayEquals(a.value, b.value);
+            if (a.kind == Workload.Kind.PUT) {
+                puts++;
+            } else {
+                deletes++;
+            }
+        }
+        assertTrue(!b.next());
+        assertEquals(5000, puts + deletes);
+        assertTrue(deletes > 500 && deletes < 1000, "about 15% deletes: " + deletes);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.everett.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.everett.store.EverettDB;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StoreCommandsTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void putGetDeleteScanDump() {
+        Path db = dir.resolve("db");
+        for (String[] kv : new String[][] {{"apple", "red"}, {"banana", "yellow"}, {"cherry", "dark red"}, {"0x00ff", "0x01"}, {"apple", "green"}}) {
+            Cli.Result r = Cli.run("put", db, kv[0], kv[1]);
+            assertEquals(0, r.exit(), r.toString());
+            assertEquals("OK\n", r.out());
+        }
+        assertEquals(0, Cli.run("delete", db, "cherry").exit());
+        assertEquals(0, Cli.run("delete", db, "never-there").exit(), "deleting an absent key is not an error");
+        assertEquals("green\n", Cli.run("get", db, "apple").out());
+        assertEquals("0x01\n", Cli.run("get", "--hex", db, "0x00ff").out());
+        Cli.Result gone = Cli.run("get", db, "cherry");
+        assertEquals(1, gone.exit());
+        assertEquals("everett get: cherry: not found\n", gone.err());
+        assertEquals("0x00ff ==> 0x01\napple ==> green\nbanana ==> yellow\n", Cli.run("scan", db).out());
+        assertEquals("banana ==> yellow\napple ==> green\n", Cli.run("scan", db, "--reverse", "--limit", "2").out());
+        assertEquals("apple ==> green\n", Cli.run("scan", db, "--from", "a", "--to", "b").out());
+        assertEquals("banana ==> yellow\napple ==> green\n", Cli.run("scan", db, "--reverse", "--from", "a").out());
+        assertEquals("{\"key\":\"00ff\",\"value\":\"01\"}\n{\"key\":\"6170706c65\",\"value\":\"677265656e\"}\n"
+                + "{\"key\":\"62616e616e61\",\"value\":\"79656c6c6f77\"}\n", Cli.run("dump", "--json", db).out());
+        assertEquals("apple ==> green\n", Cli.run("dump", db, "--from", "apple", "--to", "b").out());
+        assertEquals(2, Cli.run("scan", db, "--limit", "-5").exit());
+    }
+
+    @Test
+    void statsCompactVerify() {
+        Path db = dir.resolve("db");
+        for (int i = 0; i < 30; i++) {
+            assertEquals(0, Cli.run("put", db, "key" + (i % 20), "value" + i).exit());
+        }
+        Cli.Result stats = Cli.run("stats", db);
+        assertEquals(0, stats.exit(), stats.toString());
+        assertTrue(stats.out().contains("policy: KV02"), stats.toString());
+        Cli.Result compact = Cli.run("compact", db);
+        assertEquals(0, compact.exit(), compact.toString());
+        assertTrue(compact.out().startsWith("compacted " + db + " in "), compact.toString());
+        Cli.Result verify = Cli.run("verify", db);
+        assertEquals(0, verify.exit(), verify.toString());
+        assertTrue(verify.out().startsWith(db + ": OK: store opens, 20 live records read forward and back"), verify.toString());
+        assertEquals("value29\n", Cli.run("get", db, "key9").out());
+    }
+
+    @Test
+    void verifyNamesACorruptSegmentOfAStore() throws Exception {
+        Path db = dir.resolve("db");
+        try (EverettDB d = EverettDB.open(db)) {
+            for (int i = 0; i < 3000; i++) {
+                d.put(("key" + i).getBytes(), ("value" + i).getBytes());
+            }
+            d.compactRange();
+        }
+        assertEquals(0, Cli.run("verify", db).exit());
+        Path segment;
+        try (Stream<Path> s = Files.walk(db)) {
+            segment = s.filter(p -> p.toString().endsWith(".kv")).max(Comparator.comparingLong(p -> p.toFile().length())).orElseThrow();
+        }
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "rw")) {
+            f.seek(f.length() / 2);
+            int b = f.read();
+            f.seek(f.length() / 2);
+            f.write(b ^ 0x10);
+        }
+        Cli.Result r = Cli.run("verify", db);
+        assertEquals(1, r.exit(), r.toString());
+        assertTrue(r.out().contains(segment + ": CORRUPT: " + segment + " @"), r.toString());
+    }
+
+    @Test
+    void aKv03StoreIsOpenedUnderItsOwnPolicy() {
+        Path db = dir.resolve("bits");
+        assertEquals(0, Cli.run("put", "--format", "kv03", db, "k", "v").exit());
+        assertEquals("v\n", Cli.run("get", db, "k").out());
+        assertTrue(Cli.run("stats", db).out().contains("policy: KV03"));
+        Cli.Result wrong = Cli.run("get", "--format", "kv02", db, "k");
+        assertEquals(1, wrong.exit());
+        assertTrue(wrong.err().contains("policy"), wrong.toString());
+    }
+
+    @Test
+    void aDirectoryWithoutAStoreIsRefused() throws Exception {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        Cli.Result r = Cli.run("scan", empty);
+        assertEquals(1, r.exit());
+        assertEquals("everett scan: " + empty + ": not an Everett store (no STORE file)\n", r.err());
+        Cli.Result v = Cli.run("verify", empty);
+        assertEquals(1, v.exit());
+        assertTrue(v.out().contains(empty + ": CORRUPT: " + empty + ": not an Everett store"), v.toString());
+    }
+}

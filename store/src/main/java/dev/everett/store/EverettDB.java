@@ -1,0 +1,1098 @@
+package dev.everett.store;
+
+import dev.everett.api.KeyRange;
+import dev.everett.api.Lookup;
+import dev.everett.api.Policy;
+import dev.everett.api.PolicyMismatchException;
+import dev.everett.compaction.Layout;
+import dev.everett.compaction.LsmTree;
+import dev.everett.compaction.SegmentMeta;
+import dev.everett.compaction.TreeCursor;
+import dev.everett.compaction.Version;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * An embedded, ordered key-value store with RocksJava's shape whose sorted runs are Everett
+ * segments: {@code byte[]} keys and values (keys compared as unsigned bytes; the empty key and the
+ * empty value are ordinary), point writes, atomic batches, snapshots and bidirectional iterators
+ * with bounds.
+ *
+ * <pre>{@code
+ * try (EverettDB db = EverettDB.open(dir)) {
+ *     db.put(key, value);
+ *     byte[] v = db.get(key);            // null when absent
+ * }
+ * }</pre>
+ *
+ * <p>Writes go to a write-ahead log (checksummed records; concurrent writers share one append and
+ * one force as a commit group) and then to the memtable. A full memtable is switched out and
+ * flushed to segments by a background thread; background compactions keep the levels in shape;
+ * writes slow down and then stop when flushes or compactions fall behind. Thread-safe: any number
+ * of threads may read and write at once. Closing waits for writes in flight and the flush under
+ * way, cancels compactions; any use after close throws {@link IllegalStateException}.
+ */
+public final class EverettDB implements AutoCloseable {
+
+    private static final WriteOptions DEFAULT_WRITE = new WriteOptions();
+    private static final ReadOptions DEFAULT_READ = new ReadOptions();
+    /** A commit group's largest total batch size (a bigger single batch commits alone). */
+    private static final long MAX_GROUP_BYTES = 1 << 20;
+    /** Levels a whole-run store may report through {@code everett.num-files-at-level<N>}. */
+    private static final int MAX_REPORTED_LEVELS = 64;
+
+    private final Path dir;
+    private final DBOptions options;
+    private final StoreFiles files;
+    private final Policy policy;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final StoreStats stats = new StoreStats();
+
+    // Commit queue: guards the queue, sequence allocation and the closed flag.
+    private final ReentrantLock commitLock = new ReentrantLock();
+    private final Condition idle = commitLock.newCondition();
+    private final ArrayDeque<PendingWrite> queue = new ArrayDeque<>();
+    private long lastAllocatedSeq;
+    private volatile long lastPublishedSeq;
+    private volatile boolean closed;
+
+    // State shared with the background threads: the view, the memtable list, failures, closing.
+    private final ReentrantLock stateLock = new ReentrantLock();
+    private final Condition stateChanged = stateLock.newCondition();
+    private volatile ReadView view;
+    private volatile Throwable backgroundFailure;
+    private volatile boolean closing;
+    private int manualCompactions;
+    private long flushesDone;
+
+    /** Only the commit leader (and open and close) touch the log. */
+    private volatile WriteAheadLog log;
+    private long nextLogNumber;
+
+    private LsmTree tree;
+    private final Background background;
+    private final Set<Snapshot> snapshots = ConcurrentHashMap.newKeySet();
+    private List<LogReplay.Result> recovery = List.of();
+
+    /** Opens (creating if missing) the store in {@code dir} with default options. */
+    public static EverettDB open(Path dir) {
+        return open(dir, new DBOptions());
+    }
+
+    /**
+     * Opens the store in {@code dir}. Creates it if missing (unless
+     * {@link DBOptions#setCreateIfMissing(boolean) createIfMissing} is false), opens its levels of
+     * segments from their manifest, then replays the write-ahead logs written since the last flush
+     * and flushes what they held: a log whose last record was cut short by a crash recovers to the
+     * last complete record (reported by {@code everett.stats}); damage anywhere else is refused with
+     * a {@link CorruptFileException} (or the manifest's or segment's own exception) naming the file,
+     * offset and rule.
+     *
+     * @throws IllegalArgumentException an option is invalid (the message names it), or the store is missing or exists against the options
+     * @throws PolicyMismatchException  the store was created with another policy or layout (names the file and what it holds)
+     * @throws IllegalStateException    the store is already open (in this or another process)
+     * @throws UncheckedIOException     the file system failed
+     */
+    public static EverettDB open(Path dir, DBOptions options) {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(options, "options");
+        options.validate();
+        try {
+            return new EverettDB(dir, options);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open store at " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private EverettDB(Path dir, DBOptions options) throws IOException {
+        this.dir = dir;
+        this.options = options;
+        this.files = options.storeFiles();
+        if (!Files.isDirectory(dir)) {
+            if (!options.createIfMissing()) {
+                throw new IllegalArgumentException("createIfMissing: " + dir + " does not exist and createIfMissing is false");
+            }
+            Files.createDirectories(dir);
+        }
+        this.lockChannel = FileChannel.open(dir.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock l;
+        try {
+            l = lockChannel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            l = null;
+        }
+        if (l == null) {
+            lockChannel.close();
+            throw new IllegalStateException("store at " + dir + " is already open (its LOCK file is held)");
+        }
+        this.lock = l;
+        boolean ok = false;
+        try {
+            this.policy = openDescriptor(options);
+            this.tree = LsmTree.open(dir.resolve(TREE_DIR), Background.treeOptions(options));
+            recover();
+            this.background = new Background(this, options);
+            ok = true;
+        } finally {
+            if (!ok) {
+                if (view != null) {
+                    view.release();
+                }
+                if (log != null) {
+                    log.close();
+                }
+                if (tree != null) {
+                    tree.close();
+                }
+                releaseLock();
+            }
+        }
+        background.start();
+    }
+
+    /** The subdirectory the levels of segments and their manifest live in. */
+    static final String TREE_DIR = "tree";
+
+    private Policy openDescriptor(DBOptions options) throws IOException {
+        Path file = dir.resolve(StoreDescriptor.FILE_NAME);
+        if (files.exists(file)) {
+            if (options.errorIfExists()) {
+                throw new IllegalArgumentException("errorIfExists: a store already exists at " + dir);
+            }
+            StoreDescriptor stored = StoreDescriptor.read(files, dir);
+            if (!stored.policy().equals(options.policy())) {
+                throw new PolicyMismatchException(file, "policy", StoreDescriptor.describe(options.policy()),
+                        StoreDescriptor.describe(stored.policy()));
+            }
+            if (stored.layout() != options.levelLayout()) {
+                throw new PolicyMismatchException(file, "layout", options.levelLayout(), stored.layout());
+            }
+            return stored.policy();
+        }
+        if (!options.createIfMissing()) {
+            throw new IllegalArgumentException("createIfMissing: " + dir + " holds no store and createIfMissing is false");
+        }
+        for (Path p : files.list(dir)) {
+            if (WriteAheadLog.numberOf(p) >= 0 || p.getFileName().toString().equals(TREE_DIR)) {
+                throw new CorruptFileException(file, 0, "descriptor is missing while " + p.getFileName() + " exists");
+            }
+        }
+        StoreDescriptor.write(files, dir, new StoreDescriptor(options.policy(), options.levelLayout()));
+        return options.policy();
+    }
+
+    /**
+     * Replays the logs the tree's last flush did not cover into a memtable, cuts a torn tail off
+     * the last one, starts a new log, and flushes the replayed memtable so the old logs can go.
+     */
+    private void recover() throws IOException {
+        HostState state;
+        try (Version v = tree.current()) {
+            state = HostState.decode(v.hostState(), dir.resolve(TREE_DIR));
+        }
+        List<Path> logs = new ArrayList<>();
+        long maxLog = state.minLogNumber() - 1;
+        for (Path p : files.list(dir)) {
+            long n = WriteAheadLog.numberOf(p);
+            if (n >= 0) {
+                if (n < state.minLogNumber()) {
+                    files.delete(p); // flushed before a crash that came before its deletion
+                } else {
+                    logs.add(p);
+                    maxLog = Math.max(maxLog, n);
+                }
+            }
+        }
+        logs.sort((a, b) -> Long.compare(WriteAheadLog.numberOf(a), WriteAheadLog.numberOf(b)));
+        MemTable replayed = new MemTable(0);
+        List<LogReplay.Result> results = new ArrayList<>();
+        long seq = state.lastSeq();
+        for (int i = 0; i < logs.size(); i++) {
+            Path p = logs.get(i);
+            LogReplay.Result r = LogReplay.replay(files, p, seq, (firstSeq, count, data, off, len) -> apply(replayed, firstSeq, count, data, off, len));
+            if (r.droppedBytes() > 0) {
+                if (i != logs.size() - 1) {
+                    throw new CorruptFileException(p, r.validBytes(), "log ends in a torn record but a later log ("
+                            + logs.get(i + 1).getFileName() + ") exists; logs are forced before the next is started, so this is damage, not a crash");
+                }
+                files.truncate(p, r.validBytes());
+            }
+            seq = r.lastSeq();
+            results.add(r);
+        }
+        this.recovery = List.copyOf(results);
+        this.nextLogNumber = Math.max(maxLog + 1, 1);
+        this.log = WriteAheadLog.create(files, dir, nextLogNumber++);
+        this.lastAllocatedSeq = seq;
+        this.lastPublishedSeq = seq;
+        if (!logs.isEmpty()) {
+            replayed.freeze(log.number(), seq);
+            MemTableEntries entries = new MemTableEntries(replayed);
+            tree.flush(entries, HostState.encode(log.number(), seq));
+            stats.flushes.increment();
+            stats.flushRecords.add(entries.written());
+            for (Path p : logs) {
+                files.delete(p);
+            }
+        }
+        this.view = new ReadView(new MemTable(log.number()), List.of(), tree.current());
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /** Stores {@code value} under {@code key}. */
+    public void put(byte[] key, byte[] value) {
+        put(DEFAULT_WRITE, key, value);
+    }
+
+    /** Stores {@code value} under {@code key} with the given durability. */
+    public void put(WriteOptions options, byte[] key, byte[] value) {
+        write(options, new WriteBatch().put(key, value));
+    }
+
+    /** Removes {@code key} (a no-op if absent). */
+    public void delete(byte[] key) {
+        delete(DEFAULT_WRITE, key);
+    }
+
+    /** Removes {@code key} with the given durability. */
+    public void delete(WriteOptions options, byte[] key) {
+        write(options, new WriteBatch().delete(key));
+    }
+
+    /** Removes {@code key} under RocksDB's single-delete contract (see {@link WriteBatch#singleDelete}). */
+    public void singleDelete(byte[] key) {
+        singleDelete(DEFAULT_WRITE, key);
+    }
+
+    /** Removes {@code key} under RocksDB's single-delete contract, with the given durability. */
+    public void singleDelete(WriteOptions options, byte[] key) {
+        write(options, new WriteBatch().singleDelete(key));
+    }
+
+    /**
+     * Applies every operation of {@code batch} atomically: readers, snapshots and recovery see all
+     * of them or none. Returns once the batch is in the log (forced if {@code options.sync()}) and
+     * visible to reads. May wait while flushes or compactions are behind (write stalls).
+     *
+     * @throws UncheckedIOException  the log append failed; the store then refuses further writes
+     * @throws IllegalStateException the store is closed, or an earlier log append or background job failed
+     */
+    public void write(WriteOptions options, WriteBatch batch) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(batch, "batch");
+        checkOpen();
+        if (batch.count() == 0) {
+            return;
+        }
+        commit(new PendingWrite(batch, options.sync() && !options.disableWAL(), options.disableWAL(), commitLock.newCondition()));
+    }
+
+    /**
+     * Queues {@code w}; whoever reaches the head of the queue leads, committing every write queued
+     * behind it (or, for a memtable switch request, only the switch) while the others wait.
+     */
+    private void commit(PendingWrite w) {
+        List<PendingWrite> group;
+        commitLock.lock();
+        try {
+            if (closed) {
+                throw closedError();
+            }
+            refuseAfterFailure();
+            queue.addLast(w);
+            while (!w.done && queue.peekFirst() != w) {
+                w.turn.awaitUninterruptibly();
+            }
+            if (w.done) {
+                w.rethrow();
+                return;
+            }
+            group = new ArrayList<>();
+            if (w.batch == null) {
+                group.add(w);
+            } else {
+                long bytes = 0;
+                for (PendingWrite p : queue) {
+                    if (p.batch == null || (!group.isEmpty() && bytes + p.batch.size() > MAX_GROUP_BYTES)) {
+                        break;
+                    }
+                    bytes += p.batch.size();
+                    group.add(p);
+                }
+            }
+        } finally {
+            commitLock.unlock();
+        }
+        RuntimeException failure;
+        try {
+            failure = w.batch == null ? switchRequested() : commitGroup(group);
+        } catch (RuntimeException | Error e) {
+            failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            backgroundFailure = backgroundFailure == null ? e : backgroundFailure;
+        }
+        commitLock.lock();
+        try {
+            for (PendingWrite p : group) {
+                queue.pollFirst();
+                p.failure = failure;
+                p.done = true;
+                if (p != w) {
+                    p.turn.signal();
+                }
+            }
+            PendingWrite head = queue.peekFirst();
+            if (head != null) {
+                head.turn.signal();
+            } else {
+                idle.signalAll();
+            }
+        } finally {
+            commitLock.unlock();
+        }
+        w.rethrow();
+    }
+
+    /** Logs and applies a group (leader only, outside the commit lock); returns the failure or null. */
+    private RuntimeException commitGroup(List<PendingWrite> group) {
+        makeRoomForWrite();
+        long seq = lastAllocatedSeq; // only leaders allocate, one at a time
+        for (PendingWrite p : group) {
+            p.firstSeq = seq + 1;
+            seq += p.batch.count();
+        }
+        WriteAheadLog l = log;
+        try {
+            boolean anyLogged = false;
+            boolean sync = false;
+            l.beginGroup();
+            for (PendingWrite p : group) {
+                if (!p.disableWAL) {
+                    l.addRecord(p.firstSeq, p.batch.count(), p.batch.data(), p.batch.size());
+                    anyLogged = true;
+                }
+                sync |= p.sync;
+            }
+            if (anyLogged) {
+                long before = l.bytesWritten();
+                l.writeGroup(sync);
+                stats.walBytes.add(l.bytesWritten() - before);
+                if (sync) {
+                    stats.walSyncs.increment();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            backgroundFailure = e;
+            return new UncheckedIOException("write-ahead log append to " + l.path() + " failed; the store refuses further writes",
+                    e instanceof IOException io ? io : new IOException(e));
+        }
+        lastAllocatedSeq = seq;
+        MemTable mem = view.active;
+        for (PendingWrite p : group) {
+            try {
+                apply(mem, p.firstSeq, p.batch.count(), p.batch.data(), 0, p.batch.size());
+            } catch (BatchDecoder.Malformed m) {
+                // A batch we encoded ourselves always decodes; reaching here is a bug, not bad input.
+                throw new AssertionError("write batch does not decode at byte " + m.at + ": " + m.getMessage(), m);
+            }
+            stats.userBytes.add(p.batch.size());
+            stats.writes.add(p.batch.count());
+        }
+        stats.commitGroups.increment();
+        lastPublishedSeq = seq;
+        return null;
+    }
+
+    /**
+     * Write stalls, as RocksDB's: while level 0 (or, whole-run, the number of runs) is at the
+     * slowdown trigger each commit waits a millisecond; at the stop trigger, or with the active
+     * memtable full and every other memtable waiting for its flush, commits wait for the
+     * background. A full memtable is switched out here.
+     */
+    private void makeRoomForWrite() {
+        boolean slowed = false;
+        for (;;) {
+            refuseAfterFailure();
+            ReadView v = view;
+            int level0 = level0Files(v.version);
+            boolean compactionsCount = !options.disableAutoCompactions();
+            if (compactionsCount && level0 >= options.level0StopWritesTrigger()) {
+                stats.stopNanos.add(awaitBackground());
+                continue;
+            }
+            if (compactionsCount && !slowed && level0 >= options.level0SlowdownWritesTrigger()) {
+                long t = System.nanoTime();
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                stats.slowdowns.increment();
+                stats.slowdownNanos.add(System.nanoTime() - t);
+                slowed = true;
+                continue;
+            }
+            if (v.active.approximateBytes() >= options.writeBufferSize()) {
+                if (v.immutables.size() >= options.maxWriteBufferNumber() - 1) {
+                    stats.memtableStallNanos.add(awaitBackground());
+                    continue;
+                }
+                switchMemTable();
+            }
+            return;
+        }
+    }
+
+    /** Waits (briefly, to recheck) for a background job to change the state; returns the nanoseconds waited. */
+    private long awaitBackground() {
+        long t = System.nanoTime();
+        stateLock.lock();
+        try {
+            if (backgroundFailure == null && !closing) {
+                stateChanged.await(10, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            stateLock.unlock();
+        }
+        if (closing) {
+            throw closedError();
+        }
+        return System.nanoTime() - t;
+    }
+
+    /** A {@link #flush()} request at the head of the queue: switch the memtable if it holds anything. */
+    private RuntimeException switchRequested() {
+        refuseAfterFailure();
+        if (!view.active.isEmpty()) {
+            switchMemTable();
+        }
+        return null;
+    }
+
+    /**
+     * Freezes the active memtable and starts a new one with a new log (leader only). The old log
+     * is forced first, so that only the newest log can ever end in a torn record.
+     */
+    private void switchMemTable() {
+        WriteAheadLog old = log;
+        WriteAheadLog next;
+        try {
+            old.force();
+            next = WriteAheadLog.create(files, dir, nextLogNumber++);
+        } catch (IOException e) {
+            backgroundFailure = e;
+            throw new UncheckedIOException("cannot switch write-ahead logs after " + old.path() + "; the store refuses further writes", e);
+        }
+        stateLock.lock();
+        try {
+            ReadView v = view;
+            v.active.freeze(next.number(), lastAllocatedSeq);
+            List<MemTable> imms = new ArrayList<>(v.immutables.size() + 1);
+            imms.add(v.active);
+            imms.addAll(v.immutables);
+            install(new ReadView(new MemTable(next.number()), imms, v.version.retain()));
+            log = next;
+            stateChanged.signalAll();
+        } finally {
+            stateLock.unlock();
+        }
+        try {
+            old.close();
+        } catch (IOException e) {
+            // Everything in it is forced; a failing close loses nothing.
+        }
+    }
+
+    /** Replaces the current view (caller holds the state lock); the store's reference to the old one is dropped. */
+    private void install(ReadView next) {
+        ReadView old = view;
+        view = next;
+        old.release();
+    }
+
+    private static void apply(MemTable mem, long firstSeq, int count, byte[] data, int off, int len) throws BatchDecoder.Malformed {
+        long[] seq = {firstSeq};
+        BatchDecoder.forEach(data, off, len, count, (type, d, keyOff, keyLen, valueOff, valueLen) -> {
+            byte[] key = Arrays.copyOfRange(d, keyOff, keyOff + keyLen);
+            byte[] value = type == WriteBatch.PUT ? Arrays.copyOfRange(d, valueOff, valueOff + valueLen) : null;
+            mem.add(key, seq[0]++, type, value);
+        });
+    }
+
+    private void refuseAfterFailure() {
+        Throwable f = backgroundFailure;
+        if (f != null) {
+            throw new IllegalStateException("store at " + dir + " refuses writes after an earlier failure: " + f, f);
+        }
+    }
+
+    /** One writer (or a memtable switch request, with no batch) waiting in, or committed by, a commit group. */
+    private static final class PendingWrite {
+        final WriteBatch batch;
+        final boolean sync;
+        final boolean disableWAL;
+        final Condition turn;
+        long firstSeq;
+        boolean done;
+        RuntimeException failure;
+
+        PendingWrite(WriteBatch batch, boolean sync, boolean disableWAL, Condition turn) {
+            this.batch = batch;
+            this.sync = sync;
+            this.disableWAL = disableWAL;
+            this.turn = turn;
+        }
+
+        void rethrow() {
+            if (failure != null) {
+                throw failure;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    /** The value stored under {@code key}, or {@code null} if there is none. */
+    public byte[] get(byte[] key) {
+        return get(DEFAULT_READ, key);
+    }
+
+    /** The value stored under {@code key} as of the options' snapshot (or now), or {@code null}. */
+    public byte[] get(ReadOptions options, byte[] key) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        Snapshot at = readPoint(options, false);
+        try {
+            for (MemTable m : at.view.tables) {
+                MemTable.Entry e = m.get(key, at.seq);
+                if (e != null) {
+                    return e.isDeletion() ? null : e.value().clone();
+                }
+            }
+            Lookup hit = at.view.version.get(key);
+            return hit.found() ? hit.valueBytes() : null;
+        } finally {
+            at.view.release();
+        }
+    }
+
+    /** An iterator over the latest state (an implicit snapshot taken now). */
+    public EverettIterator newIterator() {
+        return newIterator(DEFAULT_READ);
+    }
+
+    /** An iterator at the options' snapshot (or an implicit one taken now), within their bounds. */
+    public EverettIterator newIterator(ReadOptions options) {
+        Objects.requireNonNull(options, "options");
+        checkOpen();
+        Snapshot at = readPoint(options, true);
+        ReadView v = at.view;
+        try {
+            MemTable[] tables = v.tables;
+            SourceCursor[] sources = new SourceCursor[tables.length + 1];
+            for (int i = 0; i < tables.length; i++) {
+                sources[i] = new MemTableCursor(tables[i], at.seq);
+            }
+            byte[] lo = options.lowerBoundView();
+            byte[] hi = options.upperBoundView();
+            boolean empty = lo != null && hi != null && Arrays.compareUnsigned(lo, hi) >= 0;
+            TreeCursor segments = v.version.cursor(empty ? KeyRange.all() : new KeyRange(lo, hi));
+            sources[tables.length] = new TreeSource(segments);
+            return new EverettIterator(this, new MergingCursor(sources), lo, hi, v::release);
+        } catch (RuntimeException e) {
+            v.release();
+            throw e;
+        }
+    }
+
+    /**
+     * The view (retained: the caller releases it) and sequence number a read uses: the options'
+     * snapshot, or the current state. An iterator needs the two to match exactly (taken together
+     * under the state lock, which a memtable switch also takes); a get may read the view first and
+     * the sequence after, since a switch in between only hides writes newer than the view, and a
+     * single key read as of the switch is still a committed state.
+     */
+    private Snapshot readPoint(ReadOptions options, boolean exact) {
+        Snapshot s = options.snapshot();
+        if (s != null) {
+            if (s.db != this) {
+                throw new IllegalArgumentException("ReadOptions snapshot belongs to another store");
+            }
+            if (s.released() || !s.view.tryRetain()) {
+                throw new IllegalArgumentException("ReadOptions snapshot (sequence " + s.seq + ") was released");
+            }
+            return s;
+        }
+        if (!exact) {
+            for (;;) {
+                ReadView v = view;
+                if (v.tryRetain()) {
+                    return new Snapshot(this, v, lastPublishedSeq);
+                }
+                checkOpen(); // a view is only ever fully released once replaced, or at close
+            }
+        }
+        stateLock.lock();
+        try {
+            checkOpen();
+            ReadView v = view;
+            v.tryRetain(); // the store holds the current view, so this cannot fail
+            return new Snapshot(this, v, lastPublishedSeq);
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------- snapshots
+
+    /** A snapshot of the current state; release it when done. */
+    public Snapshot getSnapshot() {
+        checkOpen();
+        Snapshot s = readPoint(DEFAULT_READ, true);
+        snapshots.add(s);
+        return s;
+    }
+
+    /** Releases {@code snapshot}, letting go of the memtables and files it kept; releasing one twice does nothing. */
+    public void releaseSnapshot(Snapshot snapshot) {
+        Objects.requireNonNull(snapshot, "snapshot");
+        if (snapshot.db != this) {
+            throw new IllegalArgumentException("snapshot belongs to another store");
+        }
+        if (snapshot.markReleased()) {
+            snapshots.remove(snapshot);
+            snapshot.view.release();
+        }
+    }
+
+    /** The sequence number of the last committed write. */
+    public long getLatestSequenceNumber() {
+        checkOpen();
+        return lastPublishedSeq;
+    }
+
+    // ---------------------------------------------------------------- maintenance
+
+    /**
+     * Writes the memtable to segments and waits until it (and every memtable switched out before
+     * it) is flushed, as RocksDB's {@code flush} with {@code waitForFlush}. Afterwards every write
+     * acknowledged before the call is in segments, including writes made with the log disabled.
+     *
+     * @throws IllegalStateException the store is closed or a background job failed
+     */
+    public void flush() {
+        checkOpen();
+        commit(new PendingWrite(null, false, false, commitLock.newCondition()));
+        long target;
+        stateLock.lock();
+        try {
+            target = flushesDone + view.immutables.size();
+            while (flushesDone < target) {
+                if (backgroundFailure != null) {
+                    refuseAfterFailure();
+                }
+                if (closing) {
+                    throw closedError();
+                }
+                stateChanged.awaitUninterruptibly();
+            }
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /**
+     * Compacts the whole key range into the bottom of the tree, as RocksDB's {@code compactRange()}
+     * with a forced bottommost compaction: first a {@link #flush()}, then every segment merged into
+     * one sorted run (split at the target file size in the partitioned layout) with tombstones and
+     * every value they hide dropped. Background compactions pause meanwhile.
+     */
+    public void compactRange() {
+        flush();
+        stateLock.lock();
+        try {
+            manualCompactions++;
+        } finally {
+            stateLock.unlock();
+        }
+        try {
+            background.compactAll();
+        } finally {
+            stateLock.lock();
+            try {
+                manualCompactions--;
+                stateChanged.signalAll();
+            } finally {
+                stateLock.unlock();
+            }
+        }
+    }
+
+    /**
+     * A store property, as RocksDB's {@code getProperty}: {@code everett.stats} (a multi-line
+     * report: files and bytes per level, write amplification, flush and compaction work, stalls),
+     * {@code everett.num-files-at-level<N>}, {@code everett.estimate-num-keys} (live keys, estimated
+     * from record and tombstone counts), {@code everett.total-segment-bytes}.
+     *
+     * @throws IllegalArgumentException for an unknown property (the message lists the known ones)
+     */
+    public String getProperty(String property) {
+        Objects.requireNonNull(property, "property");
+        checkOpen();
+        String levelPrefix = "everett.num-files-at-level";
+        ReadView v = readPoint(DEFAULT_READ, false).view;
+        try {
+            if (property.startsWith(levelPrefix)) {
+                String n = property.substring(levelPrefix.length());
+                int max = options.levelLayout() == Layout.PARTITIONED ? options.numLevels() : MAX_REPORTED_LEVELS;
+                if (!n.isEmpty() && n.length() <= 2 && n.chars().allMatch(Character::isDigit) && Integer.parseInt(n) < max) {
+                    int level = Integer.parseInt(n);
+                    return Integer.toString(level < v.version.levelCount() ? v.version.level(level).size() : 0);
+                }
+                throw new IllegalArgumentException("property " + property + ": level must be 0…" + (max - 1));
+            }
+            return switch (property) {
+                case "everett.stats" -> statsReport(v);
+                case "everett.estimate-num-keys" -> Long.toString(estimateNumKeys(v));
+                case "everett.total-segment-bytes" -> Long.toString(segmentBytes(v.version));
+                default -> throw new IllegalArgumentException("unknown property " + property + " (known: everett.stats, "
+                        + "everett.num-files-at-level<N>, everett.estimate-num-keys, everett.total-segment-bytes)");
+            };
+        } finally {
+            v.release();
+        }
+    }
+
+    private static long estimateNumKeys(ReadView v) {
+        long n = 0;
+        for (MemTable m : v.tables) {
+            n += m.entryCount();
+        }
+        for (int level = 0; level < v.version.levelCount(); level++) {
+            for (SegmentMeta m : v.version.level(level)) {
+                n += m.records() - 2 * m.tombstones(); // a tombstone also cancels a record below it, as RocksDB estimates
+            }
+        }
+        return Math.max(0, n);
+    }
+
+    private static long segmentBytes(Version version) {
+        long bytes = 0;
+        for (int level = 0; level < version.levelCount(); level++) {
+            bytes += version.levelBytes(level);
+        }
+        return bytes;
+    }
+
+    private int level0Files(Version version) {
+        return options.levelLayout() == Layout.PARTITIONED ? version.level(0).size() : version.levelCount();
+    }
+
+    private String statsReport(ReadView v) {
+        StringBuilder s = new StringBuilder();
+        s.append("store: ").append(dir).append('\n');
+        s.append("policy: ").append(StoreDescriptor.describe(policy)).append(", layout ").append(options.levelLayout()).append('\n');
+        s.append("sequence: ").append(lastPublishedSeq).append('\n');
+        s.append("level  files  bytes\n");
+        for (int level = 0; level < v.version.levelCount(); level++) {
+            s.append(String.format("%5d  %5d  %d%n", level, v.version.level(level).size(), v.version.levelBytes(level)));
+        }
+        s.append("segment bytes: ").append(segmentBytes(v.version)).append(", live segments ").append(tree.liveSegmentCount()).append('\n');
+        s.append("memtable: ").append(v.active.entryCount()).append(" entries, ").append(v.active.approximateBytes()).append(" bytes; ")
+                .append(v.immutables.size()).append(" immutable waiting for flush\n");
+        s.append("snapshots: ").append(snapshots.size()).append('\n');
+        s.append(String.format("writes: %d operations, %d bytes, %d commit groups; log %d bytes, %d syncs%n",
+                stats.writes.sum(), stats.userBytes.sum(), stats.commitGroups.sum(), stats.walBytes.sum(), stats.walSyncs.sum()));
+        s.append(String.format("flushes: %d, %d records, %d bytes, %s; %d single delete/put pairs cancelled%n",
+                stats.flushes.sum(), stats.flushRecords.sum(), stats.flushBytes.sum(), StoreStats.millis(stats.flushNanos.sum()),
+                stats.singleDeletesCancelled.sum()));
+        s.append(String.format("compactions: %d (%d cancelled), %d bytes read, %d bytes written, %s%n",
+                stats.compactions.sum(), stats.compactionsCancelled.sum(), stats.compactionBytesRead.sum(),
+                stats.compactionBytesWritten.sum(), StoreStats.millis(stats.compactionNanos.sum())));
+        s.append(String.format("write amplification: %.2f (segment bytes written per byte flushed)%n", stats.writeAmplification()));
+        s.append(String.format("stalls: %d slowdowns (%s), stopped %s on level 0, %s on memtables%n", stats.slowdowns.sum(),
+                StoreStats.millis(stats.slowdownNanos.sum()), StoreStats.millis(stats.stopNanos.sum()),
+                StoreStats.millis(stats.memtableStallNanos.sum())));
+        s.append("write-ahead log: ").append(log.path().getFileName()).append(", ").append(log.bytesWritten()).append(" bytes\n");
+        for (LogReplay.Result r : recovery) {
+            s.append("recovered ").append(r.file().getFileName()).append(": ").append(r.batches()).append(" batches");
+            if (r.droppedBytes() > 0) {
+                s.append(", torn tail of ").append(r.droppedBytes()).append(" bytes dropped at offset ").append(r.validBytes());
+            }
+            s.append('\n');
+        }
+        Throwable f = backgroundFailure;
+        if (f != null) {
+            s.append("failed: ").append(f).append('\n');
+        }
+        return s.toString();
+    }
+
+    /** Segments in the current version, and segments whose files exist (the current version's and those still pinned). */
+    int[] segmentCounts() {
+        ReadView v = readPoint(DEFAULT_READ, false).view;
+        try {
+            int n = 0;
+            for (int level = 0; level < v.version.levelCount(); level++) {
+                n += v.version.level(level).size();
+            }
+            return new int[] {n, tree.liveSegmentCount()};
+        } finally {
+            v.release();
+        }
+    }
+
+    /** Compactions running now. */
+    int runningCompactions() {
+        return background.running();
+    }
+
+    /** What the last open replayed from each log. */
+    List<LogReplay.Result> recovery() {
+        return recovery;
+    }
+
+    // ---------------------------------------------------------------- background hooks
+
+    LsmTree tree() {
+        return tree;
+    }
+
+    StoreStats stats() {
+        return stats;
+    }
+
+    boolean closing() {
+        return closing;
+    }
+
+    /** The oldest memtable waiting for its flush, or null; waits up to {@code millis} for one. */
+    MemTable awaitImmutable(long millis) throws InterruptedException {
+        stateLock.lock();
+        try {
+            if (view.immutables.isEmpty() && !closing) {
+                stateChanged.await(millis, TimeUnit.MILLISECONDS);
+            }
+            return view.immutables.isEmpty() || closing ? null : view.immutables.getLast();
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Host state for the tree once {@code flushed} is in segments. */
+    static byte[] hostStateAfter(MemTable flushed) {
+        return HostState.encode(flushed.nextLogNumber(), flushed.lastSeqAtFreeze());
+    }
+
+    /** A flush of {@code flushed} landed: retire it from the view, delete the logs it alone needed. */
+    void flushInstalled(MemTable flushed) {
+        stateLock.lock();
+        try {
+            ReadView v = view;
+            List<MemTable> imms = new ArrayList<>(v.immutables);
+            if (imms.getLast() != flushed) {
+                throw new IllegalStateException("flushed a memtable that is not the oldest immutable one");
+            }
+            imms.removeLast();
+            install(new ReadView(v.active, imms, tree.current()));
+            flushesDone++;
+            stateChanged.signalAll();
+        } finally {
+            stateLock.unlock();
+        }
+        try {
+            for (Path p : files.list(dir)) {
+                long n = WriteAheadLog.numberOf(p);
+                if (n >= 0 && n < flushed.nextLogNumber()) {
+                    files.delete(p);
+                }
+            }
+        } catch (IOException e) {
+            // The manifest no longer needs them; the next open deletes what is left.
+        }
+    }
+
+    /** A compaction landed: read the tree's new version from now on. */
+    void versionChanged() {
+        stateLock.lock();
+        try {
+            ReadView v = view;
+            install(new ReadView(v.active, v.immutables, tree.current()));
+            stateChanged.signalAll();
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Background compactions wait while a manual compaction runs. */
+    boolean manualCompactionRunning() {
+        stateLock.lock();
+        try {
+            return manualCompactions > 0;
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Wakes waiters without a state change (background threads polling, close). */
+    void signalState() {
+        stateLock.lock();
+        try {
+            stateChanged.signalAll();
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Waits up to {@code millis} for a state change. */
+    void awaitState(long millis) throws InterruptedException {
+        stateLock.lock();
+        try {
+            if (!closing) {
+                stateChanged.await(millis, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** A background job failed: writes are refused from now on, and waiters wake to see it. */
+    void backgroundFailed(Throwable t) {
+        if (backgroundFailure == null) {
+            backgroundFailure = t;
+        }
+        signalState();
+    }
+
+    // ---------------------------------------------------------------- lifecycle
+
+    /**
+     * Waits for writes in flight and the flush under way, cancels running compactions (their
+     * outputs are deleted), forces and closes the log, closes the tree and releases the store's
+     * lock. Memtables not yet flushed are in the log and come back at the next open. Snapshots
+     * and iterators still open become unusable. Closing twice does nothing.
+     */
+    @Override
+    public void close() {
+        commitLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            while (!queue.isEmpty()) {
+                idle.awaitUninterruptibly();
+            }
+        } finally {
+            commitLock.unlock();
+        }
+        closing = true;
+        signalState();
+        Throwable failure = null;
+        try {
+            background.stop();
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        for (Snapshot s : List.copyOf(snapshots)) {
+            releaseSnapshot(s);
+        }
+        stateLock.lock();
+        try {
+            view.release();
+        } finally {
+            stateLock.unlock();
+        }
+        try {
+            if (backgroundFailure == null) {
+                log.force();
+            }
+            log.close();
+        } catch (IOException e) {
+            failure = failure == null ? e : failure;
+        }
+        try {
+            tree.close();
+        } catch (IOException e) {
+            failure = failure == null ? e : failure;
+        }
+        releaseLock();
+        if (failure != null) {
+            throw new UncheckedIOException("closing store at " + dir + " failed: " + failure,
+                    failure instanceof IOException io ? io : new IOException(failure));
+        }
+    }
+
+    private void releaseLock() {
+        try {
+            lock.release();
+            lockChannel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot release " + dir.resolve("LOCK"), e);
+        }
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw closedError();
+        }
+    }
+
+    private IllegalStateException closedError() {
+        return new IllegalStateException("EverettDB at " + dir + " is closed");
+    }
+
+    /** The directory the store lives in. */
+    public Path directory() {
+        return dir;
+    }
+
+    /**
+     * What the store keeps in each manifest edit it makes: the first log recovery still needs and
+     * the last sequence number the flushed segments cover (16 bytes, little-endian).
+     */
+    record HostState(long minLogNumber, long lastSeq) {
+        static byte[] encode(long minLogNumber, long lastSeq) {
+            return ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(minLogNumber).putLong(lastSeq).array();
+        }
+
+        static HostState decode(byte[] b, Path manifestDir) {
+            if (b.length == 0) {
+                return new HostState(0, 0);
+            }
+            if (b.length != 16) {
+                throw new CorruptFileException(manifestDir, 0, "the manifest's host state is " + b.length + " bytes, 16 expected");
+            }
+            ByteBuffer in = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+            long minLog = in.getLong();
+            long seq = in.getLong();
+            if (minLog < 0 || seq < 0) {
+                throw new CorruptFileException(manifestDir, 0, "the manifest's host state holds a negative log number or sequence");
+            }
+            return new HostState(minLog, seq);
+        }
+    }
+}
