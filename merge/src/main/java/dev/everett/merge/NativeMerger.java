@@ -110,7 +110,7 @@ public final class NativeMerger implements MergeBuilder {
     }
 
     /**
-     * Caps tombstone literals (index-query-merge.md §3.8): a tombstone keeps at most the prefix
+     * Caps tombstone literals (docs/format.md, "Tombstone literal cap"): a tombstone keeps at most the prefix
      * its input record(s) kept, so it carries every literal unit its target supplied. The output
      * is then valid but not canonical wherever the cap bites.
      */
