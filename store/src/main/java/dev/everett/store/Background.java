@@ -230,9 +230,11 @@ final class Background {
                 }
                 CompactionProgress p = job.step(stepKeys);
                 if (limiter != null) {
+                    // Paid in slices of about 50 ms each, so that a cancel (close) is not kept waiting.
                     long permits = (long) ((p.inputRecords() - consumed) * bytesPerRecord);
-                    while (permits > 0) {
-                        int n = (int) Math.min(permits, Integer.MAX_VALUE);
+                    long slice = Math.max(1, options.rateLimiterBytesPerSecond() / 20);
+                    while (permits > 0 && !job.cancelled()) {
+                        int n = (int) Math.min(permits, Math.min(slice, Integer.MAX_VALUE));
                         limiter.acquire(n);
                         permits -= n;
                     }

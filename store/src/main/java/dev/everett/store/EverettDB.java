@@ -990,7 +990,8 @@ public final class EverettDB implements AutoCloseable {
     // ---------------------------------------------------------------- lifecycle
 
     /**
-     * Waits for writes in flight and the flush under way, cancels running compactions (their
+     * Waits for writes in flight (writers stalled by back-pressure get {@link IllegalStateException})
+     * and the flush under way, cancels running compactions (their
      * outputs are deleted), forces and closes the log, closes the tree and releases the store's
      * lock. Memtables not yet flushed are in the log and come back at the next open. Snapshots
      * and iterators still open become unusable. Closing twice does nothing.
@@ -1003,14 +1004,15 @@ public final class EverettDB implements AutoCloseable {
                 return;
             }
             closed = true;
+            // Writers waiting out a stall give up (closing) instead of holding close up; the rest commit.
+            closing = true;
+            signalState();
             while (!queue.isEmpty()) {
                 idle.awaitUninterruptibly();
             }
         } finally {
             commitLock.unlock();
         }
-        closing = true;
-        signalState();
         Throwable failure = null;
         try {
             background.stop();

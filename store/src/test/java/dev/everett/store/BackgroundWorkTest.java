@@ -29,7 +29,7 @@ class BackgroundWorkTest {
     }
 
     @Test
-    void writesSlowDownAndStopWhenLevelZeroGrows() {
+    void writesSlowDownWhenLevelZeroGrows() {
         // Slow compactions (rate-limited) behind fast flushes of tiny memtables.
         DBOptions o = new DBOptions().setWriteBufferSize(8 << 10).setLevel0FileNumCompactionTrigger(2)
                 .setLevel0SlowdownWritesTrigger(2).setLevel0StopWritesTrigger(3).setRateLimiterBytesPerSecond(1 << 20);
@@ -37,12 +37,40 @@ class BackgroundWorkTest {
             fill(db, 0, 600);
             String stats = db.getProperty("everett.stats");
             assertTrue(db.stats().slowdowns.sum() > 0, stats);
-            assertTrue(db.stats().stopNanos.sum() > 0, stats);
             assertTrue(Integer.parseInt(db.getProperty("everett.num-files-at-level0")) <= 3, stats);
             for (int i = 0; i < 600; i += 37) {
                 assertArrayEquals(b("value-" + i + "-".repeat(40)), db.get(b(String.format("key%06d", i))));
             }
         }
+    }
+
+    @Test
+    void writesStopAtTheStopTriggerAndCloseReleasesThem() throws Exception {
+        // A compaction at 1 KiB/s cannot finish during the test: level 0 fills to the stop trigger.
+        DBOptions o = new DBOptions().setWriteBufferSize(4096).setLevel0FileNumCompactionTrigger(2)
+                .setLevel0SlowdownWritesTrigger(2).setLevel0StopWritesTrigger(3).setRateLimiterBytesPerSecond(1024);
+        EverettDB db = EverettDB.open(dir.resolve("db"), o);
+        java.util.concurrent.atomic.AtomicReference<Throwable> writerEnd = new java.util.concurrent.atomic.AtomicReference<>();
+        Thread writer = Thread.ofPlatform().start(() -> {
+            try {
+                fill(db, 0, 1_000_000);
+            } catch (Throwable t) {
+                writerEnd.set(t);
+            }
+        });
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (db.stats().stopNanos.sum() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        String stats = db.getProperty("everett.stats");
+        assertTrue(db.stats().stopNanos.sum() > 0, stats);
+        assertEquals("3", db.getProperty("everett.num-files-at-level0"), stats);
+        long t = System.nanoTime();
+        db.close();
+        writer.join();
+        assertTrue(System.nanoTime() - t < 5_000_000_000L, "close released the stopped writer");
+        assertTrue(writerEnd.get() instanceof IllegalStateException, String.valueOf(writerEnd.get()));
+        RecoveryTest.assertNoOrphanSegments(dir.resolve("db"), o.setRateLimiterBytesPerSecond(0));
     }
 
     @Test

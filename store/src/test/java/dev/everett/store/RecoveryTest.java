@@ -225,11 +225,13 @@ class RecoveryTest {
     /** Every segment directory on disk belongs to the tree's current version. */
     static long assertNoOrphanSegments(Path db, DBOptions options) throws IOException {
         Path segments = db.resolve(EverettDB.TREE_DIR).resolve("segments");
-        long onDisk;
-        try (Stream<Path> s = Files.exists(segments) ? Files.list(segments) : Stream.empty()) {
-            onDisk = s.count();
-        }
         try (EverettDB d = EverettDB.open(db, options)) {
+            // Opened and idle (the replayed logs flushed, nothing pinned): the files are the version's.
+            d.flush();
+            long onDisk;
+            try (Stream<Path> s = Files.exists(segments) ? Files.list(segments) : Stream.empty()) {
+                onDisk = s.count();
+            }
             int[] counts = d.segmentCounts();
             assertEquals(counts[0], counts[1], "with nothing pinned, the live segments are the version's");
             assertEquals(counts[0], onDisk, "segment directories on disk vs segments in the version");
