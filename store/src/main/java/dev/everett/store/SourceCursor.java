@@ -1,0 +1,36 @@
+package dev.everett.store;
+
+/**
+ * One source's view for a read (a memtable at a sequence number, or the segments of a version):
+ * at most one record per key, in unsigned key order, tombstones included so that a newer source
+ * can hide an older one. Positioning methods leave the cursor valid on a record or invalid.
+ */
+interface SourceCursor extends AutoCloseable {
+
+    /** First record with key ≥ {@code target}. */
+    void seek(byte[] target);
+
+    /** Last record with key ≤ {@code target}. */
+    void seekForPrev(byte[] target);
+
+    void seekToFirst();
+
+    void seekToLast();
+
+    void next();
+
+    void prev();
+
+    boolean valid();
+
+    /** The current key; the caller must not modify it. Valid until the cursor moves. */
+    byte[] key();
+
+    boolean isTombstone();
+
+    /** The current value (not for tombstones); the caller must not modify it. Valid until the cursor moves. */
+    byte[] value();
+
+    @Override
+    void close();
+}
