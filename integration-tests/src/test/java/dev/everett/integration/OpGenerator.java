@@ -36,7 +36,7 @@ final class OpGenerator {
     record Mix(int put, int delete, int singleDelete, int batch, int get, int scan, int snapshot,
                int release, int flush, int compact, int reopen, int invariance, int fingerprint) {
         static Mix standard() {
-            return new Mix(300, 90, 60, 70, 200, 110, 25, 25, 8, 2, 2, 2, 3);
+            return new Mix(300, 90, 60, 70, 200, 110, 25, 25, 4, 1, 1, 1, 2);
         }
 
         int total() {

@@ -4,12 +4,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.rocksdb.CompactRangeOptions;
+import org.rocksdb.Env;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
+import org.rocksdb.RocksMemEnv;
 import org.rocksdb.Slice;
 import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
@@ -23,27 +25,38 @@ final class RocksKv implements Kv {
 
     private final Path dir;
     private final WriteOptions writeOptions;
+    /** An in-memory file system when durability is not under test (equivalence runs), else null. */
+    private final Env memory;
     private Options options;
     private RocksDB db;
 
-    private RocksKv(Path dir, boolean sync, boolean disableWal) throws RocksDBException {
+    private RocksKv(Path dir, boolean sync, boolean disableWal, boolean inMemory) throws RocksDBException {
         this.dir = dir;
         this.writeOptions = new WriteOptions().setSync(sync).setDisableWAL(disableWal);
+        this.memory = inMemory ? new RocksMemEnv(Env.getDefault()) : null;
         open();
     }
 
-    static RocksKv open(Path dir) throws RocksDBException {
-        return new RocksKv(dir, false, false);
+    /**
+     * The oracle for equivalence runs: files in memory (a reopen still goes through RocksDB's
+     * recovery, but no flush or compaction waits for a disk shared with other jobs).
+     */
+    static RocksKv inMemory(Path dir) throws RocksDBException {
+        return new RocksKv(dir, false, false, true);
     }
 
+    /** On disk, for crash tests. */
     static RocksKv open(Path dir, boolean sync, boolean disableWal) throws RocksDBException {
-        return new RocksKv(dir, sync, disableWal);
+        return new RocksKv(dir, sync, disableWal, false);
     }
 
     private void open() throws RocksDBException {
         options = new Options().setCreateIfMissing(true).setWriteBufferSize(256 << 10)
                 .setTargetFileSizeBase(256 << 10).setMaxBytesForLevelBase(1 << 20)
                 .setLevel0FileNumCompactionTrigger(3);
+        if (memory != null) {
+            options.setEnv(memory);
+        }
         db = RocksDB.open(options, dir.toString());
     }
 
@@ -180,5 +193,8 @@ final class RocksKv implements Kv {
     public void close() {
         closeDb();
         writeOptions.close();
+        if (memory != null) {
+            memory.close();
+        }
     }
 }

@@ -9,7 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 final class Systems {
     private Systems() {}
 
-    static final Equivalence.Factory ROCKSDB = factory("rocksdb", RocksKv::open);
+    static final Equivalence.Factory ROCKSDB = factory("rocksdb", RocksKv::inMemory);
     static final Equivalence.Factory MODEL = factory("model", dir -> new ModelKv());
 
     interface Opener {
@@ -47,7 +47,7 @@ final class Systems {
 
     static List<Equivalence.Factory> all() {
         List<Equivalence.Factory> out = new ArrayList<>(List.of(ROCKSDB, MODEL));
-        // EVERETT-CONFIGS
+        out.addAll(EverettKv.configurations());
         return out;
     }
 
@@ -56,7 +56,10 @@ final class Systems {
         if (system.equals("rocksdb")) {
             return RocksKv.open(dir, mode.sync, mode.disableWal);
         }
-        // EVERETT-DURABLE
+        EverettKv.Config config = EverettKv.config(system);
+        if (config != null) {
+            return new EverettKv(dir, config, new dev.everett.store.WriteOptions().setSync(mode.sync).setDisableWAL(mode.disableWal));
+        }
         throw new IllegalArgumentException("no durable system named \"" + system + "\"");
     }
 
