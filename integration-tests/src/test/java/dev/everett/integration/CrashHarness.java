@@ -37,6 +37,7 @@ final class CrashHarness {
     private final Random random;
     int kills;
     long writesVerified;
+    long writesAcknowledged;
 
     CrashHarness(String system, CrashMode mode, long seed, int writers, Path work) throws IOException {
         this.system = system;
@@ -103,7 +104,8 @@ final class CrashHarness {
             }
             Thread.sleep(millis);
         } finally {
-            child.destroyForcibly(); // SIGKILL on Linux
+            // SIGKILL through the handle: Process.destroyForcibly would also close our end of the pipe.
+            child.toHandle().destroyForcibly();
             child.waitFor(30, TimeUnit.SECONDS);
             reader.join(30_000);
         }
@@ -111,6 +113,9 @@ final class CrashHarness {
             throw new AssertionFailedError(where() + ": the child failed before the kill: " + failure[0] + " (stderr in " + log + ")");
         }
         kills++;
+        for (int t = 0; t < writers; t++) {
+            writesAcknowledged += acked[t] - start[t];
+        }
         TreeMap<byte[], byte[]> contents;
         try (Kv kv = Systems.openDurable(system, dir, CrashMode.SYNC)) {
             contents = CrashWorkload.contents(kv);
