@@ -1,6 +1,7 @@
 package dev.everett.integration;
 
 import dev.everett.api.Policy;
+import dev.everett.compaction.Layout;
 import dev.everett.store.DBOptions;
 import dev.everett.store.EverettDB;
 import dev.everett.store.EverettIterator;
@@ -26,21 +27,29 @@ final class EverettKv implements Kv {
         }
     }
 
-    record Config(Format format) {
+    /**
+     * One store configuration: segment format and level layout, with small memtables and files so a
+     * run of a few thousand ops flushes, compacts and builds several levels.
+     */
+    record Config(Format format, Layout layout) {
         String name() {
-            return "everett/" + format;
+            return "everett/" + format + "/" + layout;
         }
 
         DBOptions options() {
-            return new DBOptions().setPolicy(format.policy);
+            return new DBOptions().setPolicy(format.policy).setLevelLayout(layout)
+                    .setWriteBufferSize(256 << 10).setTargetFileSizeBase(64 << 10)
+                    .setMaxBytesForLevelBase(256 << 10).setLevel0FileNumCompactionTrigger(3);
         }
     }
 
-    /** Every configuration the store offers: each format (the store has no level-layout option yet). */
+    /** Every configuration the store offers: each format in each level layout. */
     static List<Config> configs() {
         List<Config> out = new ArrayList<>();
         for (Format f : Format.values()) {
-            out.add(new Config(f));
+            for (Layout l : Layout.values()) {
+                out.add(new Config(f, l));
+            }
         }
         return out;
     }
