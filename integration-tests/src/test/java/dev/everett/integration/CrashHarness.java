@@ -57,7 +57,7 @@ final class CrashHarness {
         return system + " " + mode + " seed " + seed + " (replay with " + Systems.replayHint(seed) + "), kill " + (kills + 1);
     }
 
-    /** One run of the child, killed after {@code millis} of writing; then the check. */
+    /** One run of the child, killed {@code millis} after its first acknowledged write; then the check. */
     void round(int millis) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -73,6 +73,7 @@ final class CrashHarness {
         long[] durable = start.clone();
         String[] failure = new String[1];
         CountDownLatch ready = new CountDownLatch(1);
+        CountDownLatch firstAck = new CountDownLatch(1);
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII))) {
                 for (String line; (line = in.readLine()) != null; ) {
@@ -87,7 +88,10 @@ final class CrashHarness {
                     int t = Integer.parseInt(f[1]);
                     switch (f[0]) {
                         case "I" -> issued[t] = Math.max(issued[t], Long.parseLong(f[2]) + 1);
-                        case "A" -> acked[t] = Math.max(acked[t], Long.parseLong(f[2]) + 1);
+                        case "A" -> {
+                            acked[t] = Math.max(acked[t], Long.parseLong(f[2]) + 1);
+                            firstAck.countDown();
+                        }
                         case "D" -> durable[t] = Math.max(durable[t], Long.parseLong(f[2]));
                         case "E" -> failure[0] = line;
                         default -> {}
@@ -102,6 +106,8 @@ final class CrashHarness {
             if (!ready.await(60, TimeUnit.SECONDS)) {
                 throw new AssertionFailedError(where() + ": the child did not open the store within 60 s (" + log + ")");
             }
+            // The kill timer starts at the first acknowledged write, so every run tests something.
+            firstAck.await(60, TimeUnit.SECONDS);
             Thread.sleep(millis);
         } finally {
             // SIGKILL through the handle: Process.destroyForcibly would also close our end of the pipe.
