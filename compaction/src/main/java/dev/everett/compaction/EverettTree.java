@@ -34,6 +34,9 @@ final class EverettTree implements LsmTree {
     /** Versions alive (current or referenced) holding each segment or chain directory. */
     private final Map<ObjectId, Integer> holders = new HashMap<>();
     private final Set<ObjectId> compacting = new HashSet<>();
+    /** Versions not yet released (closed with the tree), and the chain directories among {@link #holders}. */
+    private final Set<VersionCore> live = new HashSet<>();
+    private final Set<ObjectId> chainIds = new HashSet<>();
     /** Deletions that failed (an I/O error), retried after the next edit and on open. */
     private final Set<ObjectId> pendingDeletes = new HashSet<>();
     private boolean closed;
@@ -64,10 +67,16 @@ final class EverettTree implements LsmTree {
                     throw new CorruptManifestException(replayed.file(), 0, "manifest names segment " + id + ", which is missing from " + segments.directory());
                 }
             }
-            VersionCore core = VersionCore.open(replayed.levels(), segments, tree.chains);
+            Levels levels = replayed.levels();
+            WholeRunChain.State chain = levels.chain();
+            if (chain != null && !files.exists(WholeRunChain.directory(tree.chains, chain.id()))) {
+                // The chain is derived from the runs: rebuild a lost one rather than refuse the tree.
+                chain = WholeRunChain.build(segments, tree.chains, null, List.of(), runs(levels));
+                levels = new Levels(levels.layout(), levels.levels(), levels.hostState(), levels.number(), chain);
+            }
+            VersionCore core = VersionCore.open(levels, segments, tree.chains);
             tree.install(core);
-            tree.manifest = Manifest.create(files, dir, replayed.manifestNumber(), replayed.file(),
-                    replayed.levels().snapshot(replayed.levels().number()));
+            tree.manifest = Manifest.create(files, dir, replayed.manifestNumber(), replayed.file(), levels.snapshot(levels.number()));
             tree.deleteUnnamed();
             ok = true;
             return tree;
@@ -122,8 +131,12 @@ final class EverettTree implements LsmTree {
     /** Makes {@code core} current, holding its files, and releases the previous one. */
     private void install(VersionCore core) {
         core.references++;
+        live.add(core);
         for (ObjectId id : core.held()) {
             holders.merge(id, 1, Integer::sum);
+        }
+        if (core.levels.chain() != null) {
+            chainIds.add(core.levels.chain().id());
         }
         VersionCore old = current;
         current = core;
@@ -140,10 +153,11 @@ final class EverettTree implements LsmTree {
     }
 
     synchronized void release(VersionCore core) {
-        if (--core.references > 0) {
-            return;
+        if (--core.references > 0 || closed) {
+            return; // a closed tree closed its versions already; files are swept at the next open
         }
         core.close();
+        live.remove(core);
         for (ObjectId id : core.held()) {
             if (holders.merge(id, -1, Integer::sum) == 0) {
                 holders.remove(id);
@@ -162,9 +176,9 @@ final class EverettTree implements LsmTree {
                 continue;
             }
             try {
-                Path chain = WholeRunChain.directory(chains, id);
-                if (files.exists(chain)) {
-                    segments.deleteTree(chain);
+                if (chainIds.contains(id)) {
+                    segments.deleteTree(WholeRunChain.directory(chains, id));
+                    chainIds.remove(id);
                 } else {
                     segments.delete(id);
                 }
@@ -337,6 +351,10 @@ final class EverettTree implements LsmTree {
                     throw new IllegalArgumentException("whole-run compaction inputs must be adjacent runs, oldest first");
                 }
             }
+            if (plan.outputLevel() != levelOf[levelOf.length - 1]) {
+                throw new IllegalArgumentException("a whole-run merge takes the place of its newest input, level "
+                        + levelOf[levelOf.length - 1] + ", not level " + plan.outputLevel());
+            }
             if (plan.dropTombstones() && levelOf[0] != levels.levels().size() - 1) {
                 throw new IllegalArgumentException("tombstones may be dropped only by a merge that includes the oldest run");
             }
@@ -454,7 +472,7 @@ final class EverettTree implements LsmTree {
     public synchronized int liveSegmentCount() {
         int n = 0;
         for (ObjectId id : holders.keySet()) {
-            if (!files.exists(WholeRunChain.directory(chains, id))) {
+            if (!chainIds.contains(id)) {
                 n++;
             }
         }
@@ -476,12 +494,16 @@ final class EverettTree implements LsmTree {
         if (closed) {
             return;
         }
-        closed = true;
-        segments.close();
+        closeQuietly();
     }
 
-    private void closeQuietly() {
+    /** Closes every version still open (their chains) and every segment. */
+    private synchronized void closeQuietly() {
         closed = true;
+        for (VersionCore core : live) {
+            core.close();
+        }
+        live.clear();
         segments.close();
     }
 }

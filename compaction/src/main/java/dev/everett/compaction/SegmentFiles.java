@@ -222,7 +222,7 @@ public final class SegmentFiles implements AutoCloseable {
         while (!dirs.isEmpty()) {
             Path d = dirs.removeLast();
             for (Path p : files.list(d)) {
-                if (java.nio.file.Files.isDirectory(p)) {
+                if (files.isDirectory(p)) {
                     dirs.add(p);
                 } else {
                     out.add(p);
@@ -339,7 +339,7 @@ public final class SegmentFiles implements AutoCloseable {
             Path d = stack.removeLast();
             order.add(d);
             for (Path p : files.list(d)) {
-                if (java.nio.file.Files.isDirectory(p)) {
+                if (files.isDirectory(p)) {
                     stack.add(p);
                 } else {
                     files.delete(p);

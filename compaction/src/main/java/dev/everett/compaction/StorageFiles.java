@@ -32,6 +32,11 @@ public interface StorageFiles {
     /** The entries of a directory (none if it does not exist). */
     List<Path> list(Path dir) throws IOException;
 
+    /** True if the path is a directory. */
+    default boolean isDirectory(Path path) {
+        return java.nio.file.Files.isDirectory(path);
+    }
+
     /** The whole content of a file. */
     byte[] readAllBytes(Path file) throws IOException;
 

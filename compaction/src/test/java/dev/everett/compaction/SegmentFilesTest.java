@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Flush and compaction through {@link SegmentFiles} against a TreeMap model. */
 class SegmentFilesTest {
-    @TempDir
+    @TempDir(factory = MemoryTempDir.class)
     Path dir;
 
     private SegmentFiles open() throws IOException {
@@ -104,7 +104,8 @@ class SegmentFilesTest {
         List<SegmentMeta> inputs = new ArrayList<>();
         int runs = 1 + r.nextInt(4);
         for (int i = 0; i < runs; i++) {
-            TreeMap<byte[], byte[]> run = Fixtures.run(r, pool, 1 + r.nextInt(150), 4);
+            // One record per file makes a segment (several forced files) per record: keep those runs short.
+            TreeMap<byte[], byte[]> run = Fixtures.run(r, pool, 1 + r.nextInt(target == 1 ? 25 : 150), 4);
             List<SegmentMeta> flushed = files.flush(SortedEntries.of(run.entrySet().iterator()), target, new byte[] {(byte) i});
             if (target == 1) {
                 assertEquals(run.size(), flushed.size(), "one record per file");

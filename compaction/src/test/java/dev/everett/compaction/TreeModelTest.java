@@ -3,6 +3,7 @@ package dev.everett.compaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.everett.api.FilterPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -15,17 +16,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** Flushes, compactions and reads of whole trees in both layouts against a TreeMap model, across reopen. */
 class TreeModelTest {
-    @TempDir
+    @TempDir(factory = MemoryTempDir.class)
     Path dir;
 
+    /** Half the trees keep a key filter on every segment. */
+    static TreeOptions maybeFiltered(Random r, TreeOptions o) {
+        return r.nextBoolean() ? o.withFilters(FilterPolicy.bloom(10)) : o;
+    }
+
     static TreeOptions partitioned(Random r) {
-        return TreeOptions.partitioned()
+        return maybeFiltered(r, TreeOptions.partitioned())
                 .withPicker(new LeveledPicker(4, 2 + r.nextInt(2), 600 + r.nextInt(2000), 2 + r.nextInt(3)))
                 .withTargetFileBytes(r.nextInt(4) == 0 ? 1 : 100 + r.nextInt(1500));
     }
 
     static TreeOptions wholeRun(Random r) {
-        return TreeOptions.wholeRun().withPicker(new GeometricPicker(1.5 + r.nextInt(3)));
+        return maybeFiltered(r, TreeOptions.wholeRun()).withPicker(new GeometricPicker(1.5 + r.nextInt(3)));
     }
 
     @Test
@@ -68,6 +74,7 @@ class TreeModelTest {
                 }
                 try (Version v = tree.current()) {
                     ReadChecks.verifyAll(v, ((EverettTree) tree).segments());
+                    checkFilters(v, ((EverettTree) tree).segments(), options.store().filters().enabled());
                     assertEquals(segmentsIn(v), tree.liveSegmentCount(), "only the current version's segments remain");
                 }
             }
@@ -79,6 +86,126 @@ class TreeModelTest {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** With filters, every segment has one and its lookups ask it; without, none has one. */
+    static void checkFilters(Version v, SegmentFiles files, boolean filtered) throws IOException {
+        for (int n = 0; n < v.levelCount(); n++) {
+            for (SegmentMeta m : v.level(n)) {
+                assertEquals(filtered, m.filterBytes() > 0, m.toString());
+                try (SegmentHandle h = files.open(m)) {
+                    assertEquals(filtered, h.segment().filtered());
+                }
+            }
+        }
+    }
+
+    /** A picker that never picks, so the test chooses its compactions itself. */
+    record NoPicker(Layout layout) implements CompactionPicker {
+        @Override
+        public Optional<CompactionPlan> pick(Version version, java.util.Set<dev.everett.api.ObjectId> compacting) {
+            return Optional.empty();
+        }
+    }
+
+    @Test
+    void aWholeRunMergeBelowTheTopRebuildsTheIndexesAbove() {
+        Fixtures.seeded("aWholeRunMergeBelowTheTopRebuildsTheIndexesAbove", r -> {
+            try {
+                Path path = dir.resolve("middle");
+                TreeOptions options = maybeFiltered(r, TreeOptions.wholeRun()).withPicker(new NoPicker(Layout.WHOLE_RUN));
+                List<byte[]> pool = Fixtures.keyPool(r, 120);
+                TreeMap<byte[], byte[]> model = Fixtures.newModel();
+                try (LsmTree tree = LsmTree.open(path, options)) {
+                    for (int i = 0; i < 5; i++) {
+                        TreeMap<byte[], byte[]> run = Fixtures.run(r, pool, 10 + r.nextInt(60), 3);
+                        tree.flush(SortedEntries.of(run.entrySet().iterator()), null);
+                        Fixtures.apply(model, run);
+                    }
+                    CompactionPlan plan;
+                    try (Version v = tree.current()) {
+                        assertEquals(5, v.levelCount());
+                        // Runs 3, 2 and 1 (oldest first) into one: runs 0 (above) and 4 (below) stay.
+                        plan = new CompactionPlan(List.of(v.level(3).getFirst(), v.level(2).getFirst(), v.level(1).getFirst()),
+                                1, false, 1, "middle");
+                    }
+                    try (CompactionJob job = tree.compact(plan)) {
+                        while (!job.done()) {
+                            job.step(17);
+                        }
+                        job.finish();
+                    }
+                    try (Version v = tree.current()) {
+                        assertEquals(3, v.levelCount());
+                        ReadChecks.gets(v, model, pool, r);
+                        ReadChecks.cursors(v, model, pool, r, 30);
+                    }
+                    // Tombstones may not be dropped above the oldest run.
+                    try (Version v = tree.current()) {
+                        CompactionPlan drop = new CompactionPlan(List.of(v.level(1).getFirst(), v.level(0).getFirst()), 0, true, 1, "bad");
+                        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> tree.compact(drop));
+                    }
+                }
+                try (LsmTree tree = LsmTree.open(path, options); Version v = tree.current()) {
+                    ReadChecks.gets(v, model, pool, r);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    @Test
+    void aTombstoneDropAboveOlderDataIsRefusedAndNothingResurrects() throws IOException {
+        Path path = dir.resolve("resurrect");
+        TreeOptions options = TreeOptions.partitioned().withPicker(new NoPicker(Layout.PARTITIONED));
+        byte[] k = {7};
+        try (LsmTree tree = LsmTree.open(path, options)) {
+            TreeMap<byte[], byte[]> old = Fixtures.newModel();
+            old.put(k, new byte[] {1});
+            tree.flush(SortedEntries.of(old.entrySet().iterator()), null);
+            CompactionPlan toL2;
+            try (Version v = tree.current()) {
+                toL2 = new CompactionPlan(v.level(0), 2, true, 1, "old value to level 2");
+            }
+            try (CompactionJob job = tree.compact(toL2)) {
+                while (!job.done()) {
+                    job.step(10);
+                }
+                job.finish();
+            }
+            TreeMap<byte[], byte[]> delete = Fixtures.newModel();
+            delete.put(k, null);
+            tree.flush(SortedEntries.of(delete.entrySet().iterator()), null);
+            try (Version v = tree.current()) {
+                CompactionPlan dropping = new CompactionPlan(v.level(0), 1, true, 1, "drop above level 2");
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> tree.compact(dropping));
+                // The same compaction keeping the tombstone is fine, and the key stays deleted.
+                try (CompactionJob job = tree.compact(dropping.withDropTombstones(false))) {
+                    while (!job.done()) {
+                        job.step(10);
+                    }
+                    job.finish();
+                }
+            }
+            try (Version v = tree.current()) {
+                assertEquals(dev.everett.api.Lookup.Status.TOMBSTONE, v.get(k).status());
+                assertEquals(1, v.level(1).size());
+                assertEquals(1, v.level(2).size());
+                // Level 1 into level 2 is bottommost: the tombstone and the value it hides both go.
+                CompactionPlan bottom = new CompactionPlan(List.of(v.level(2).getFirst(), v.level(1).getFirst()), 2, true, 1, "bottom");
+                try (CompactionJob job = tree.compact(bottom)) {
+                    while (!job.done()) {
+                        job.step(10);
+                    }
+                    assertEquals(List.of(), job.finish(), "nothing is left to write");
+                }
+            }
+            try (Version v = tree.current()) {
+                assertEquals(dev.everett.api.Lookup.Status.ABSENT, v.get(k).status());
+                assertEquals(0, segmentsIn(v));
+            }
         }
     }
 

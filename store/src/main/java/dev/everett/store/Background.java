@@ -80,6 +80,10 @@ final class Background {
         }
     }
 
+    int running() {
+        return running.size();
+    }
+
     private void flushLoop() {
         LsmTree tree = db.tree();
         StoreStats stats = db.stats();
@@ -216,13 +220,15 @@ final class Background {
             inputRecords += s.records();
         }
         double bytesPerRecord = (double) inputBytes / Math.max(1, inputRecords);
+        // Steps of about STEP_BYTES of input: the rate limiter charges after each, and close's cancel lands between them.
+        long stepKeys = Math.max(16, (long) (STEP_BYTES / Math.max(1, bytesPerRecord)));
         long consumed = 0;
         try (job) {
             while (!job.done()) {
                 if (db.closing()) {
                     job.cancel();
                 }
-                CompactionProgress p = job.step(COMPACTION_STEP_KEYS);
+                CompactionProgress p = job.step(stepKeys);
                 if (limiter != null) {
                     long permits = (long) ((p.inputRecords() - consumed) * bytesPerRecord);
                     while (permits > 0) {
@@ -253,6 +259,6 @@ final class Background {
         }
     }
 
-    /** Keys a compaction resolves between checks for cancellation and rate limiting. */
-    private static final long COMPACTION_STEP_KEYS = 4096;
+    /** Input bytes a compaction step reads between checks for cancellation and rate limiting. */
+    private static final long STEP_BYTES = 32 << 10;
 }

@@ -282,6 +282,11 @@ public final class DBOptions implements AutoCloseable {
         }
         atLeast("level0FileNumCompactionTrigger", level0FileNumCompactionTrigger, 1);
         atLeast("level0SlowdownWritesTrigger", level0SlowdownWritesTrigger, 1);
+        if (layout == Layout.PARTITIONED && level0SlowdownWritesTrigger < level0FileNumCompactionTrigger) {
+            // Below the compaction trigger, level 0 could sit at the stop trigger with nothing due: writes would stop for good.
+            throw new IllegalArgumentException("level0SlowdownWritesTrigger: must be at least level0FileNumCompactionTrigger ("
+                    + level0FileNumCompactionTrigger + "), got " + level0SlowdownWritesTrigger);
+        }
         if (level0StopWritesTrigger < level0SlowdownWritesTrigger) {
             throw new IllegalArgumentException("level0StopWritesTrigger: must be at least level0SlowdownWritesTrigger ("
                     + level0SlowdownWritesTrigger + "), got " + level0StopWritesTrigger);

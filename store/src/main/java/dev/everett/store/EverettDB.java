@@ -865,6 +865,11 @@ public final class EverettDB implements AutoCloseable {
         }
     }
 
+    /** Compactions running now. */
+    int runningCompactions() {
+        return background.running();
+    }
+
     /** What the last open replayed from each log. */
     List<LogReplay.Result> recovery() {
         return recovery;

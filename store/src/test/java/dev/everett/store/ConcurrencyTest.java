@@ -1,6 +1,8 @@
 package dev.everett.store;
 
-import org.junit.jupiter.api.Test;
+import dev.everett.compaction.Layout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.ByteBuffer;
@@ -25,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ConcurrencyTest {
 
     static final int WRITERS = 4;
-    static final int BATCHES = 1500;
+    static final int BATCHES = 1000;
     static final int WINDOW = 5;
 
     @TempDir
@@ -43,14 +45,18 @@ class ConcurrencyTest {
         return ByteBuffer.allocate(4).putInt(i).array();
     }
 
-    @Test
-    void writersAndReadersAgreeWithTheModel() throws Exception {
+    /** Small memtables and files, so flushes and compactions run under the readers and writers. */
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void writersAndReadersAgreeWithTheModel(Layout layout) throws Exception {
         long seed = Seeds.seed();
-        Seeds.run("ConcurrencyTest", seed, () -> run(seed));
+        Seeds.run("ConcurrencyTest " + layout, seed, () -> run(seed, layout));
     }
 
-    private void run(long seed) throws Exception {
-        try (EverettDB db = EverettDB.open(dir.resolve("db"))) {
+    private void run(long seed, Layout layout) throws Exception {
+        DBOptions o = new DBOptions().setLevelLayout(layout).setWriteBufferSize(128 << 10).setTargetFileSizeBase(64 << 10)
+                .setMaxBytesForLevelBase(256 << 10).setLevel0FileNumCompactionTrigger(2).setMaxBytesForLevelMultiplier(4);
+        try (EverettDB db = EverettDB.open(dir.resolve("db"), o)) {
             AtomicBoolean done = new AtomicBoolean();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             List<Thread> threads = new ArrayList<>();
@@ -103,6 +109,7 @@ class ConcurrencyTest {
                     assertEquals(BATCHES - 1, c);
                 }
             }
+            assertTrue(db.stats().flushes.sum() > 3, db.getProperty("everett.stats"));
         }
     }
 

@@ -1,0 +1,364 @@
+package dev.everett.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.everett.api.CorruptSegmentException;
+import dev.everett.api.ObjectId;
+import dev.everett.api.ValueMerger;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Failures, cancellation, crashes and reference counts: a compaction that does not finish leaves
+ * the version and the files as they were; the manifest survives a torn tail and refuses damage;
+ * no file a holder needs is deleted, and none outlives its last holder.
+ */
+class LifecycleTest {
+    @TempDir(factory = MemoryTempDir.class)
+    Path dir;
+
+    private final FaultyFiles files = new FaultyFiles();
+
+    private TreeOptions options(Layout layout) {
+        TreeOptions o = layout == Layout.PARTITIONED
+                ? TreeOptions.partitioned().withPicker(new LeveledPicker(4, 2, 1 << 20, 10)).withTargetFileBytes(1500)
+                : TreeOptions.wholeRun().withPicker(new GeometricPicker(4));
+        return o.withFiles(files);
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Flushes {@code n} overlapping runs (keys k000..k199, each run overwriting some). */
+    private static TreeMap<byte[], byte[]> fill(LsmTree tree, int n) throws IOException {
+        TreeMap<byte[], byte[]> model = Fixtures.newModel();
+        for (int run = 0; run < n; run++) {
+            TreeMap<byte[], byte[]> m = Fixtures.newModel();
+            for (int i = run; i < 200; i += 1 + run) {
+                m.put(b(String.format("k%03d", i)), i % 7 == run ? null : b("v" + run + "-" + i));
+            }
+            tree.flush(SortedEntries.of(m.entrySet().iterator()), null);
+            model.putAll(m);
+        }
+        return model;
+    }
+
+    /** Segment identities by level. */
+    private static List<List<ObjectId>> shape(LsmTree tree) {
+        try (Version v = tree.current()) {
+            List<List<ObjectId>> out = new ArrayList<>();
+            for (int n = 0; n < v.levelCount(); n++) {
+                out.add(v.level(n).stream().map(SegmentMeta::id).toList());
+            }
+            return out;
+        }
+    }
+
+    /** Every file under the tree, as paths relative to it. */
+    private Set<String> filesOnDisk(Path root) throws IOException {
+        try (Stream<Path> s = Files.walk(root)) {
+            return new java.util.TreeSet<>(s.filter(Files::isRegularFile).map(p -> root.relativize(p).toString()).toList());
+        }
+    }
+
+    /** The segment and chain files under the tree (the manifest may roll over after a failed append). */
+    private Set<String> dataFiles(Path root) throws IOException {
+        Set<String> out = filesOnDisk(root);
+        out.removeIf(f -> !f.startsWith("segments") && !f.startsWith("chains"));
+        return out;
+    }
+
+    private void assertNoTemporaryFiles(Path root) throws IOException {
+        for (String f : filesOnDisk(root)) {
+            String name = Path.of(f).getFileName().toString();
+            assertFalse(name.startsWith(".") || name.contains(".tmp"), "temporary file left: " + f);
+        }
+    }
+
+    private static CompactionPlan allOf(LsmTree tree) {
+        try (Version v = tree.current()) {
+            List<SegmentMeta> inputs = new ArrayList<>();
+            if (v.layout() == Layout.WHOLE_RUN) {
+                for (int n = v.levelCount() - 1; n >= 0; n--) {
+                    inputs.addAll(v.level(n));
+                }
+                return new CompactionPlan(inputs, 0, true, 1, "test");
+            }
+            for (int n = v.levelCount() - 1; n >= 1; n--) {
+                inputs.addAll(v.level(n));
+            }
+            inputs.addAll(v.level(0).reversed());
+            return new CompactionPlan(inputs, Math.max(1, v.levelCount() - 1), true, 1, "test");
+        }
+    }
+
+    /** Runs a failing compaction and checks that nothing changed. */
+    private void assertFailedCompactionChangesNothing(Layout layout, java.util.function.Consumer<LsmTree> arm,
+                                                      ValueMerger values, Class<? extends Throwable> expected) throws IOException {
+        assertFailedCompactionChangesNothing(layout, arm, values, expected, true);
+    }
+
+    /** {@code intact}: the inputs still read as they were written (false once the test damaged one). */
+    private void assertFailedCompactionChangesNothing(Layout layout, java.util.function.Consumer<LsmTree> arm,
+                                                      ValueMerger values, Class<? extends Throwable> expected, boolean intact) throws IOException {
+        Path root = dir.resolve(layout.name());
+        try (LsmTree tree = LsmTree.open(root, options(layout))) {
+            TreeMap<byte[], byte[]> model = fill(tree, 4);
+            List<List<ObjectId>> before = shape(tree);
+            Set<String> filesBefore = dataFiles(root);
+            arm.accept(tree);
+            CompactionPlan plan = allOf(tree);
+            Throwable t;
+            try (CompactionJob job = tree.compact(plan, values)) {
+                t = assertThrows(expected, () -> {
+                    while (!job.done()) {
+                        job.step(7);
+                    }
+                    job.finish();
+                });
+            }
+            files.failWhen = (op, p) -> false;
+            assertEquals(before, shape(tree), "the version is unchanged after " + t);
+            assertEquals(filesBefore, dataFiles(root), "the files are unchanged after " + t);
+            assertTrue(tree.compacting().isEmpty());
+            assertNoTemporaryFiles(root);
+            if (!intact) {
+                return;
+            }
+            try (Version v = tree.current()) {
+                ReadChecks.gets(v, model, new ArrayList<>(model.keySet()), new java.util.Random(1));
+            }
+            // The tree still works: the same compaction now succeeds.
+            try (CompactionJob job = tree.compact(allOf(tree))) {
+                while (!job.done()) {
+                    job.step(1000);
+                }
+                job.finish();
+            }
+            try (Version v = tree.current()) {
+                ReadChecks.gets(v, model, new ArrayList<>(model.keySet()), new java.util.Random(2));
+            }
+        }
+        try (LsmTree tree = LsmTree.open(root, options(layout))) {
+            assertNoTemporaryFiles(root);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void aThrowingValueMergerLeavesEverythingAsItWas(Layout layout) throws IOException {
+        ValueMerger throwing = (older, newer) -> {
+            throw new IllegalStateException("value merger refuses");
+        };
+        assertFailedCompactionChangesNothing(layout, tree -> { }, throwing, IllegalStateException.class);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void anIoErrorFromTheSeamLeavesEverythingAsItWas(Layout layout) throws IOException {
+        // The manifest append that would install the compaction fails.
+        assertFailedCompactionChangesNothing(layout, tree -> files.failWhen = (op, p) -> op.equals("append"),
+                ValueMerger.NEWER_WINS, IOException.class);
+    }
+
+    @Test
+    void anIoErrorOpeningASecondOutputLeavesEverythingAsItWas() throws IOException {
+        int[] outputs = {0};
+        assertFailedCompactionChangesNothing(Layout.PARTITIONED, tree -> files.failWhen = (op, p) ->
+                        op.equals("createDirectories") && p.getParent().getFileName().toString().equals("segments") && ++outputs[0] == 2,
+                ValueMerger.NEWER_WINS, IOException.class);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void aCorruptInputFailsTheCompactionAndLeavesEverythingAsItWas(Layout layout) throws IOException {
+        assertFailedCompactionChangesNothing(layout, tree -> {
+            try (Version v = tree.current()) {
+                SegmentMeta victim = v.level(v.levelCount() - 1).getFirst();
+                Path kv = victim.id().path(((EverettTree) tree).segments().segmentDirectory(victim.id()), ".kv");
+                try (RandomAccessFile f = new RandomAccessFile(kv.toFile(), "rw")) {
+                    long at = 96 + (f.length() - 96) / 2;
+                    f.seek(at);
+                    int x = f.read();
+                    f.seek(at);
+                    f.write(x ^ 0x5A);
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }, ValueMerger.NEWER_WINS, CorruptSegmentException.class, false);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void aCancelledCompactionLeavesEverythingAsItWas(Layout layout) throws IOException {
+        Path root = dir.resolve(layout.name());
+        try (LsmTree tree = LsmTree.open(root, options(layout))) {
+            fill(tree, 4);
+            List<List<ObjectId>> before = shape(tree);
+            Set<String> filesBefore = dataFiles(root);
+            try (CompactionJob job = tree.compact(allOf(tree))) {
+                while (job.progress().inputRecords() == 0) {
+                    job.step(10); // the first steps verify the inputs, then merging starts
+                }
+                job.cancel();
+                assertTrue(job.cancelled());
+                assertThrows(CancellationException.class, () -> job.step(10));
+            }
+            assertEquals(before, shape(tree));
+            assertEquals(filesBefore, dataFiles(root));
+            assertNoTemporaryFiles(root);
+        }
+    }
+
+    /** The byte offsets at which the manifest's records start. */
+    private static List<Integer> recordOffsets(byte[] manifest) {
+        List<Integer> out = new ArrayList<>();
+        int at = 0;
+        while (at + 8 <= manifest.length) {
+            out.add(at);
+            int len = ((manifest[at] & 0xFF) << 24) | ((manifest[at + 1] & 0xFF) << 16) | ((manifest[at + 2] & 0xFF) << 8) | (manifest[at + 3] & 0xFF);
+            at += 8 + len;
+        }
+        return out;
+    }
+
+    private static Path manifestOf(Path root) throws IOException {
+        String name = Files.readString(root.resolve("CURRENT")).strip();
+        return root.resolve(name);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void aTornManifestTailReplaysToTheLastCompleteEdit(Layout layout) throws IOException {
+        Path root = dir.resolve(layout.name());
+        List<List<ObjectId>> beforeLast;
+        TreeMap<byte[], byte[]> model;
+        try (LsmTree tree = LsmTree.open(root, options(layout))) {
+            model = fill(tree, 3);
+            beforeLast = shape(tree);
+            TreeMap<byte[], byte[]> last = Fixtures.newModel();
+            last.put(b("k005"), b("lost"));
+            tree.flush(SortedEntries.of(last.entrySet().iterator()), b("host"));
+        }
+        Path manifest = manifestOf(root);
+        byte[] bytes = Files.readAllBytes(manifest);
+        int lastRecord = recordOffsets(bytes).getLast();
+        for (int cut : new int[] {bytes.length - 1, lastRecord + 5, lastRecord + 9}) {
+            Path copy = dir.resolve("copy-" + layout + "-" + cut);
+            copyTree(root, copy);
+            Path m = copy.resolve(manifest.getFileName());
+            Files.write(m, java.util.Arrays.copyOf(bytes, cut));
+            try (LsmTree tree = LsmTree.open(copy, options(layout))) {
+                assertEquals(beforeLast, shape(tree), "replay stops at the last complete edit (cut at " + cut + ")");
+                try (Version v = tree.current()) {
+                    assertEquals(0, v.hostState().length, "the torn edit's host state is not applied");
+                    ReadChecks.gets(v, model, new ArrayList<>(model.keySet()), new java.util.Random(3));
+                }
+                assertEquals(TreeModelTest.segmentsIn(tree.current()), ((EverettTree) tree).segments().list().size(),
+                        "the torn edit's segment is deleted as unnamed");
+            }
+            // The rolled-over manifest replays again.
+            try (LsmTree tree = LsmTree.open(copy, options(layout))) {
+                assertEquals(beforeLast, shape(tree));
+            }
+        }
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void aCorruptManifestRecordFailsOpenNamingFileAndOffset(Layout layout) throws IOException {
+        Path root = dir.resolve(layout.name());
+        List<List<ObjectId>> shape;
+        try (LsmTree tree = LsmTree.open(root, options(layout))) {
+            fill(tree, 3);
+            shape = shape(tree);
+        }
+        Path manifest = manifestOf(root);
+        byte[] bytes = Files.readAllBytes(manifest);
+        List<Integer> records = recordOffsets(bytes);
+        int victim = records.get(1);
+        bytes[victim + 12] ^= 0x01;
+        Files.write(manifest, bytes);
+        CorruptManifestException e = assertThrows(CorruptManifestException.class, () -> LsmTree.open(root, options(layout)));
+        assertEquals(victim, e.offset());
+        assertEquals(manifest, e.file());
+        assertTrue(e.getMessage().contains(manifest.toString()) && e.getMessage().contains("@" + victim), e.getMessage());
+        // Nothing was deleted by the failed open: repairing the byte makes the tree whole again.
+        bytes[victim + 12] ^= 0x01;
+        Files.write(manifest, bytes);
+        try (LsmTree tree = LsmTree.open(root, options(layout))) {
+            assertEquals(shape, shape(tree));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void filesHeldByAVersionOrCursorOutliveTheEditAndGoWithTheLastHolder(Layout layout) throws IOException {
+        Path root = dir.resolve(layout.name());
+        try (LsmTree tree = LsmTree.open(root, options(layout))) {
+            TreeMap<byte[], byte[]> model = fill(tree, 3);
+            Version old = tree.current();
+            TreeCursor cursor = old.cursor();
+            cursor.seekToFirst();
+            Set<ObjectId> oldIds = new java.util.HashSet<>();
+            for (int n = 0; n < old.levelCount(); n++) {
+                old.level(n).forEach(m -> oldIds.add(m.id()));
+            }
+            try (CompactionJob job = tree.compact(allOf(tree))) {
+                while (!job.done()) {
+                    job.step(1000);
+                }
+                job.finish();
+            }
+            SegmentFiles segs = ((EverettTree) tree).segments();
+            assertTrue(segs.list().containsAll(oldIds), "a held version keeps its segments");
+            old.close();
+            assertTrue(segs.list().containsAll(oldIds), "an open cursor keeps its segments");
+            // The cursor still reads the old version in full.
+            int n = 0;
+            for (; cursor.valid(); cursor.next()) {
+                n++;
+            }
+            assertEquals(Fixtures.visible(model).size(), n);
+            cursor.close();
+            for (ObjectId id : oldIds) {
+                assertFalse(segs.list().contains(id), "no obsolete segment remains after its last holder closes");
+            }
+            assertEquals(TreeModelTest.segmentsIn(tree.current()), tree.liveSegmentCount());
+            assertEquals(0, segs.openCount() - TreeModelTest.segmentsIn(tree.current()), "only the current version's segments are open");
+            if (layout == Layout.WHOLE_RUN) {
+                assertEquals(1, Files.list(root.resolve("chains")).count(), "one whole-run chain directory remains");
+            }
+        }
+    }
+}
