@@ -18,6 +18,11 @@ class CrashTest {
     @TempDir
     Path tempDir;
 
+    @org.junit.jupiter.api.AfterAll
+    static void printFigures() {
+        EquivalenceFigures.print();
+    }
+
     private static void run(String system, CrashMode mode, int kills, Path work) throws Exception {
         long seed = Systems.seeds(1)[0];
         CrashHarness h = new CrashHarness(system, mode, seed, 2, work);

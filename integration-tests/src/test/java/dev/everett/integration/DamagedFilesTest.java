@@ -33,6 +33,11 @@ class DamagedFilesTest {
     @TempDir
     Path tempDir;
 
+    @org.junit.jupiter.api.AfterAll
+    static void printFigures() {
+        EquivalenceFigures.print();
+    }
+
     static Stream<EverettKv.Config> configs() {
         return EverettKv.configs().stream();
     }

@@ -4,23 +4,23 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Totals of one run, printed once at JVM exit as one line per harness, so a CI log shows the
+ * Totals of one run, printed after each test class as one line per harness, so a CI log shows the
  * figures docs/testing.md quotes without the tests printing as they go.
  */
-final class EquivalenceFigures {
+public final class EquivalenceFigures {
     private EquivalenceFigures() {}
 
     private static final Map<String, String> LINES = new TreeMap<>();
 
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            synchronized (LINES) {
-                LINES.forEach((k, v) -> System.out.println("[figures] " + k + ": " + v));
-            }
-        }));
+    /** Prints the lines recorded since the last call (each test class calls it once, after all its tests). */
+    public static void print() {
+        synchronized (LINES) {
+            LINES.forEach((k, v) -> System.out.println("[figures] " + k + ": " + v));
+            LINES.clear();
+        }
     }
 
-    static void record(String what, Object figures) {
+    public static void record(String what, Object figures) {
         synchronized (LINES) {
             LINES.merge(what, figures.toString(), (a, b) -> b);
         }

@@ -21,6 +21,11 @@ class EquivalenceTest {
     @TempDir
     Path tempDir;
 
+    @org.junit.jupiter.api.AfterAll
+    static void printFigures() {
+        EquivalenceFigures.print();
+    }
+
     @ParameterizedTest
     @EnumSource(OpGenerator.KeySpace.class)
     void theModelAgreesWithRocksdb(OpGenerator.KeySpace space) throws Exception {

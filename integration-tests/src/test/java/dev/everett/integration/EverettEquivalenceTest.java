@@ -22,6 +22,11 @@ class EverettEquivalenceTest {
     @TempDir
     Path tempDir;
 
+    @org.junit.jupiter.api.AfterAll
+    static void printFigures() {
+        EquivalenceFigures.print();
+    }
+
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
         for (Equivalence.Factory f : EverettKv.configurations()) {

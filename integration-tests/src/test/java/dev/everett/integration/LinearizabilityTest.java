@@ -45,6 +45,11 @@ class LinearizabilityTest {
     @TempDir
     Path tempDir;
 
+    @org.junit.jupiter.api.AfterAll
+    static void printFigures() {
+        EquivalenceFigures.print();
+    }
+
     static Stream<Equivalence.Factory> systems() {
         List<Equivalence.Factory> out = new ArrayList<>(List.of(Systems.ROCKSDB));
         out.addAll(EverettKv.configurations());

@@ -39,6 +39,11 @@ class FaultInjectionTest {
     @TempDir
     Path tempDir;
 
+    @org.junit.jupiter.api.AfterAll
+    static void printFigures() {
+        dev.everett.integration.EquivalenceFigures.print();
+    }
+
     static List<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
         for (Phase p : Phase.values()) {
@@ -53,14 +58,6 @@ class FaultInjectionTest {
     private static int cases;
     private static int surfaced;
 
-    static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            synchronized (FIRED) {
-                System.out.println("[figures] faults: " + cases + " cases, " + FIRED.values().stream().mapToInt(Integer::intValue).sum()
-                        + " injected failures " + FIRED + ", " + surfaced + " surfaced as exceptions, no acknowledged write lost");
-            }
-        }));
-    }
 
     /** What the store holds for sure, and the keys a failed write left uncertain (old or new value). */
     static final class Model {
@@ -230,6 +227,8 @@ class FaultInjectionTest {
             cases++;
             surfaced += errors.size();
             faults.fired().forEach((k, n) -> FIRED.merge(k, n, Integer::sum));
+            dev.everett.integration.EquivalenceFigures.record("faults", cases + " cases, " + FIRED.values().stream().mapToInt(Integer::intValue).sum()
+                    + " injected failures " + FIRED + ", " + surfaced + " surfaced as exceptions, no acknowledged write lost");
         }
     }
 }
