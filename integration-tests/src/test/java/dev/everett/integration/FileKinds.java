@@ -1,0 +1,35 @@
+package dev.everett.integration;
+
+import java.nio.file.Path;
+
+/** The kind of a store file by its name, as the fault and damage figures count them. */
+public final class FileKinds {
+    private FileKinds() {}
+
+    /** log, manifest, current, descriptor, native, index, filter, or the name itself. */
+    public static String of(Path file) {
+        String n = file.getFileName().toString();
+        if (n.endsWith(".log")) {
+            return "log";
+        }
+        if (n.startsWith("MANIFEST")) {
+            return "manifest";
+        }
+        if (n.equals("CURRENT")) {
+            return "current";
+        }
+        if (n.equals("STORE")) {
+            return "descriptor";
+        }
+        if (n.endsWith(".kv")) {
+            return "native";
+        }
+        if (n.endsWith(".index")) {
+            return "index";
+        }
+        if (n.endsWith(".filter")) {
+            return "filter";
+        }
+        return n.contains(".") ? n.substring(n.lastIndexOf('.') + 1) : "directory";
+    }
+}
