@@ -17,12 +17,15 @@ import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
  *
  * Key-value stores follow the format the DSL asks for (plain, timestamped, or with headers under
  * {@code dsl.store.format=HEADERS}). Window and session stores are not Everett stores yet: they stay
- * Kafka Streams' built-in RocksDB stores. Options come from the configuration keys
- * {@link EverettStoreOptions#POLICY_CONFIG} and {@link EverettStoreOptions#SYNC_COMMITS_CONFIG}.
+ * Kafka Streams' built-in RocksDB stores. Each store reads its options from the application's
+ * configuration when its task opens it (keys {@link EverettStoreOptions#POLICY_CONFIG} and
+ * {@link EverettStoreOptions#SYNC_COMMITS_CONFIG}), since Kafka Streams creates this class by name
+ * and does not hand it the configuration; a host that calls {@link #configure} fixes them instead.
  */
 public class EverettDslStoreSuppliers implements DslStoreSuppliers {
     private final DslStoreSuppliers windowsAndSessions = new BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers();
-    private EverettStoreOptions options = EverettStoreOptions.defaults();
+    /** Options fixed by {@link #configure}; {@code null}: each store reads them from its task's configuration. */
+    private EverettStoreOptions options;
 
     /** Kafka Streams instantiates this class by name; it needs a public no-argument constructor. */
     public EverettDslStoreSuppliers() {
@@ -37,9 +40,9 @@ public class EverettDslStoreSuppliers implements DslStoreSuppliers {
     @Override
     public KeyValueBytesStoreSupplier keyValueStore(DslKeyValueParams params) {
         return switch (params.dslStoreFormat()) {
-            case PLAIN -> EverettStores.persistentKeyValueStore(params.name(), options);
-            case TIMESTAMPED -> EverettStores.persistentTimestampedKeyValueStore(params.name(), options);
-            case HEADERS -> EverettStores.persistentTimestampedKeyValueStoreWithHeaders(params.name(), options);
+            case PLAIN -> new EverettKeyValueBytesStoreSupplier(params.name(), StoreFormat.PLAIN, options);
+            case TIMESTAMPED -> new EverettKeyValueBytesStoreSupplier(params.name(), StoreFormat.TIMESTAMPED, options);
+            case HEADERS -> new EverettKeyValueBytesStoreSupplier.WithHeaders(params.name(), options);
         };
     }
 

@@ -13,12 +13,13 @@ class EverettKeyValueBytesStoreSupplier implements KeyValueBytesStoreSupplier {
 
     private final String name;
     private final StoreFormat format;
+    /** The store's options; {@code null}: read from the task's configuration when the store opens. */
     private final EverettStoreOptions options;
 
     EverettKeyValueBytesStoreSupplier(String name, StoreFormat format, EverettStoreOptions options) {
         this.name = Objects.requireNonNull(name, "name cannot be null");
         this.format = format;
-        this.options = Objects.requireNonNull(options, "options cannot be null");
+        this.options = options;
     }
 
     @Override

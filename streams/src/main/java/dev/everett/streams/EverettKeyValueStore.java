@@ -72,7 +72,9 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     private final String name;
     private final StoreFormat format;
-    private final EverettStoreOptions options;
+    /** Options given to the supplier, or {@code null} to read them from the task's configuration. */
+    private final EverettStoreOptions configured;
+    private EverettStoreOptions options;
     private final Set<EverettKeyValueIterator> openIterators = ConcurrentHashMap.newKeySet();
     private final WriteOptions writeOptions = new WriteOptions();
     /**
@@ -82,7 +84,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
      * to segments, which it does not do yet.
      */
     private final WriteOptions restoreOptions = new WriteOptions();
-    private final WriteOptions commitOptions;
+    private WriteOptions commitOptions;
     private final RestoreStatistics restoreStatistics = new RestoreStatistics();
 
     private StateStoreContext context;
@@ -98,8 +100,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     EverettKeyValueStore(String name, StoreFormat format, EverettStoreOptions options) {
         this.name = name;
         this.format = format;
-        this.options = options;
-        this.commitOptions = new WriteOptions().setSync(options.syncCommits());
+        this.configured = options;
     }
 
     @Override
@@ -113,6 +114,8 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             throw new IllegalStateException("Everett store " + name + " is already open at " + directory);
         }
         context = stateStoreContext;
+        options = configured != null ? configured : EverettStoreOptions.fromConfig(stateStoreContext.appConfigs());
+        commitOptions = new WriteOptions().setSync(options.syncCommits());
         directory = stateStoreContext.stateDir().toPath().resolve(PARENT_DIRECTORY).resolve(name);
         db = openDatabase();
         try {

@@ -1,5 +1,6 @@
 package dev.everett.streams;
 
+import java.util.Objects;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 
 /**
@@ -22,7 +23,7 @@ public final class EverettStores {
 
     /** A plain key-value store with the given options. */
     public static KeyValueBytesStoreSupplier persistentKeyValueStore(String name, EverettStoreOptions options) {
-        return new EverettKeyValueBytesStoreSupplier(name, StoreFormat.PLAIN, options);
+        return new EverettKeyValueBytesStoreSupplier(name, StoreFormat.PLAIN, Objects.requireNonNull(options, "options cannot be null"));
     }
 
     /**
@@ -35,7 +36,7 @@ public final class EverettStores {
 
     /** A timestamped key-value store with the given options. */
     public static KeyValueBytesStoreSupplier persistentTimestampedKeyValueStore(String name, EverettStoreOptions options) {
-        return new EverettKeyValueBytesStoreSupplier(name, StoreFormat.TIMESTAMPED, options);
+        return new EverettKeyValueBytesStoreSupplier(name, StoreFormat.TIMESTAMPED, Objects.requireNonNull(options, "options cannot be null"));
     }
 
     /** A timestamped key-value store that also keeps record headers ({@code Stores.timestampedKeyValueStoreWithHeadersBuilder}). */
@@ -45,6 +46,6 @@ public final class EverettStores {
 
     /** A timestamped key-value store with headers, with the given options. */
     public static KeyValueBytesStoreSupplier persistentTimestampedKeyValueStoreWithHeaders(String name, EverettStoreOptions options) {
-        return new EverettKeyValueBytesStoreSupplier.WithHeaders(name, options);
+        return new EverettKeyValueBytesStoreSupplier.WithHeaders(name, Objects.requireNonNull(options, "options cannot be null"));
     }
 }

@@ -98,7 +98,7 @@ class AggregationBenchmark {
                 .aggregate(() -> 0L, (key, amount, total) -> total + amount,
                         Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("totals")
                                 .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
-        int records = reported ? RECORDS : Math.max(1, RECORDS / 5);
+        int records = reported ? RECORDS : Math.max(1, RECORDS / 10);
         String digest;
         try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props)) {
             TestInputTopic<String, Long> input = driver.createInputTopic("amounts", new StringSerializer(),
@@ -124,7 +124,7 @@ class AggregationBenchmark {
         Path stateDir = temp.resolve("direct-" + flavor + "-" + round);
         var opened = StoreHarness.open(flavor.keyValue("direct"), stateDir.toFile());
         KeyValueStore<Bytes, byte[]> store = opened.store();
-        int records = reported ? RECORDS : Math.max(1, RECORDS / 5);
+        int records = reported ? RECORDS : Math.max(1, RECORDS / 10);
         Bytes[] keys = new Bytes[KEYS];
         String[] names = keys();
         for (int i = 0; i < KEYS; i++) {
