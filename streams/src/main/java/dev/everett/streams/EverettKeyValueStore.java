@@ -8,6 +8,7 @@ import dev.everett.store.WriteBatch;
 import dev.everett.store.WriteOptions;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,9 +53,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * runs ahead of the data (it may lag it: the changelog from that offset is replayed, which rewrites
  * the same values). The store therefore {@linkplain #managesOffsets() manages its own offsets}.
  *
- * <p><b>Restoration</b> from the changelog writes each batch Kafka Streams hands over without the
- * log, then flushes the memtable to a segment once, before the next commit records an offset that
- * covers those records.
+ * <p><b>Restoration</b> from the changelog writes each batch Kafka Streams hands over as one batch
+ * without forcing the log, then flushes once, before the next commit records an offset that covers
+ * those records.
  *
  * <p><b>Iterators</b> read an implicit snapshot taken when they are created, so writes and commits
  * made while one is open are not seen by it (as with RocksDB's iterators); the store closes those
@@ -92,9 +93,9 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private EverettDB db;
     private volatile boolean open;
     private Position position = Position.emptyPosition();
-    /** Records were restored without the log since the last flush: flush before offsets cover them. */
+    /** Records were restored since the last flush: flush before offsets cover them. */
     private boolean restoredSinceFlush;
-    /** Memtable flushes this store asked for (one per commit that follows restoration). */
+    /** Flushes this store asked for (one per commit that follows restoration). */
     private int flushCount;
 
     EverettKeyValueStore(String name, StoreFormat format, EverettStoreOptions options) {
@@ -142,9 +143,14 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     private EverettDB openDatabase() {
+        boolean holdsFiles;
         try {
             Files.createDirectories(directory.getParent());
-            boolean holdsFiles = Files.isDirectory(directory) && hasEntries(directory);
+            holdsFiles = Files.isDirectory(directory) && hasEntries(directory);
+        } catch (IOException e) {
+            throw new ProcessorStateException("Everett store " + name + ": cannot create " + directory.getParent() + ": " + e.getMessage(), e);
+        }
+        try {
             // An existing, non-empty directory must already be a store: never create one among foreign files.
             return EverettDB.open(directory, options.toDbOptions().setCreateIfMissing(!holdsFiles));
         } catch (PolicyMismatchException e) {
@@ -154,10 +160,13 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                     + ". Configure the policy it was created with, or delete the directory to restore the store"
                     + " from its changelog", e);
         } catch (IllegalArgumentException e) {
-            throw new ProcessorStateException("Everett store " + name + ": " + directory
-                    + " holds files but no Everett store (" + e.getMessage() + "); it may belong to another kind of store."
-                    + " Move or delete it to restore the store from its changelog", e);
-        } catch (IOException | RuntimeException e) {
+            if (holdsFiles) {
+                throw new ProcessorStateException("Everett store " + name + ": " + directory
+                        + " holds files but no Everett store (" + e.getMessage() + "); it may belong to another kind of store."
+                        + " Move or delete it to restore the store from its changelog", e);
+            }
+            throw new ProcessorStateException("Everett store " + name + ": the options cannot open " + directory + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
             throw new ProcessorStateException("Everett store " + name + ": cannot open " + directory + ": " + e.getMessage(), e);
         }
     }
@@ -181,10 +190,10 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                             + " holds records but no format record; it was not written by an Everett state store");
                 }
             }
-            db.put(commitOptions, StoreKeys.FORMAT, expected.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            db.put(commitOptions, StoreKeys.FORMAT, expected.getBytes(StandardCharsets.US_ASCII));
             return;
         }
-        String found = new String(stored, java.nio.charset.StandardCharsets.US_ASCII);
+        String found = new String(stored, StandardCharsets.US_ASCII);
         if (!found.equals(expected)) {
             throw new ProcessorStateException("Everett store " + name + " at " + directory + " holds a \""
                     + found + "\" store, but this topology opens it as \"" + expected
@@ -488,7 +497,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return restoreStatistics;
     }
 
-    /** Restores changelog batches without the write-ahead log; the next commit flushes them first. */
+    /** Restores changelog batches, each as one write batch; the next commit flushes them first. */
     private final class Restorer implements BatchingStateRestoreCallback {
         @Override
         public void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {

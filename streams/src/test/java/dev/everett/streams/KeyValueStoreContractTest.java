@@ -15,6 +15,13 @@ import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.query.KeyQuery;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.RangeQuery;
+import org.apache.kafka.streams.query.WindowKeyQuery;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
@@ -169,6 +176,61 @@ class KeyValueStoreContractTest {
             assertEquals(false, store.isOpen(), flavor + ": isOpen after close");
             assertTrue(store.persistent(), flavor + ": persistent");
         }
+    }
+
+    /**
+     * IQv2 on the bare bytes stores: key and range queries in both orders, a query type the store
+     * does not answer, position bounds reached and not reached, and execution info on request.
+     */
+    @Test
+    void interactiveQueriesMatchTheRocksDbStore() {
+        List<List<String>> answers = new ArrayList<>();
+        for (StoreFlavor flavor : StoreFlavor.values()) {
+            var opened = StoreHarness.open(flavor.keyValue("queried"), temp.resolve("queried-" + flavor).toFile());
+            KeyValueStore<Bytes, byte[]> store = opened.store();
+            for (int i = 0; i < 20; i++) {
+                opened.context().processing("input", 0, 100 + i);
+                store.put(Bytes.wrap(new byte[] {(byte) (i * 7)}), new byte[] {(byte) i});
+            }
+            QueryConfig plain = new QueryConfig(false);
+            List<String> results = new ArrayList<>();
+            results.add(describe(store.query(KeyQuery.withKey(Bytes.wrap(new byte[] {14})), PositionBound.unbounded(), plain)));
+            results.add(describe(store.query(KeyQuery.withKey(Bytes.wrap(new byte[] {15})), PositionBound.unbounded(), plain)));
+            results.add(describe(store.query(RangeQuery.withRange(Bytes.wrap(new byte[] {20}), Bytes.wrap(new byte[] {70})),
+                    PositionBound.unbounded(), plain)));
+            results.add(describe(store.query(RangeQuery.<Bytes, byte[]>withLowerBound(Bytes.wrap(new byte[] {100})).withDescendingKeys(),
+                    PositionBound.unbounded(), plain)));
+            results.add(describe(store.query(RangeQuery.<Bytes, byte[]>withNoBounds(), PositionBound.unbounded(), plain)));
+            results.add(describe(store.query(WindowKeyQuery.withKeyAndWindowStartRange(Bytes.wrap(new byte[] {1}),
+                    java.time.Instant.EPOCH, java.time.Instant.EPOCH), PositionBound.unbounded(), plain)));
+            results.add(describe(store.query(KeyQuery.withKey(Bytes.wrap(new byte[] {14})),
+                    PositionBound.at(Position.emptyPosition().withComponent("input", 0, 119)), plain)));
+            results.add(describe(store.query(KeyQuery.withKey(Bytes.wrap(new byte[] {14})),
+                    PositionBound.at(Position.emptyPosition().withComponent("input", 0, 120)), plain)));
+            results.add(describe(store.query(KeyQuery.withKey(Bytes.wrap(new byte[] {14})),
+                    PositionBound.at(Position.emptyPosition().withComponent("other", 0, 1)), plain)));
+            QueryResult<byte[]> explained = store.query(KeyQuery.withKey(Bytes.wrap(new byte[] {14})),
+                    PositionBound.unbounded(), new QueryConfig(true));
+            results.add("execution info given: " + !explained.getExecutionInfo().isEmpty());
+            answers.add(results);
+            store.close();
+        }
+        Lines.assertSameLines(answers.get(0), answers.get(1), "IQv2 answers");
+    }
+
+    private static String describe(QueryResult<?> result) {
+        if (result.isFailure()) {
+            return "failure " + result.getFailureReason() + " position " + result.getPosition();
+        }
+        Object value = result.getResult();
+        if (value instanceof KeyValueIterator<?, ?> iterator) {
+            @SuppressWarnings("unchecked")
+            KeyValueIterator<Bytes, byte[]> records = (KeyValueIterator<Bytes, byte[]>) iterator;
+            value = drain(records);
+        } else if (value instanceof byte[] bytes) {
+            value = Bytes.wrap(bytes);
+        }
+        return "result " + value + " position " + result.getPosition();
     }
 
     @Test

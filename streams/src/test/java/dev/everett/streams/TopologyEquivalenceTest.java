@@ -43,6 +43,7 @@ import org.apache.kafka.streams.query.RangeQuery;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.TimestampedKeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
@@ -222,8 +223,9 @@ class TopologyEquivalenceTest {
     }
 
     /**
-     * A Processor API store (plain key-value, per-store supplier) written with puts and deletes, then
-     * read with range, reverse range, prefix and full scans and with IQv2 key and range queries.
+     * Processor API stores (per-store suppliers: a plain one written with puts, putIfAbsent and
+     * deletes, read with range, reverse range, prefix and full scans and with IQv2 key and range
+     * queries; and a timestamped one through Kafka Streams' timestamped store builder).
      */
     @Test
     void rangeAndPrefixScansThroughInteractiveQueries() {
@@ -232,17 +234,23 @@ class TopologyEquivalenceTest {
             public void build(StreamsBuilder builder, StoreFlavor flavor) {
                 builder.addStateStore(Stores.keyValueStoreBuilder(flavor.keyValue("events-by-key"),
                         Serdes.String(), Serdes.String()));
+                builder.addStateStore(Stores.timestampedKeyValueStoreBuilder(flavor.timestampedKeyValue("latest-by-key"),
+                        Serdes.String(), Serdes.String()));
                 builder.stream("events", Consumed.with(Serdes.String(), Serdes.String()))
                         .process(() -> new Processor<String, String, Void, Void>() {
                             private KeyValueStore<String, String> store;
+                            private TimestampedKeyValueStore<String, String> latest;
 
                             @Override
                             public void init(ProcessorContext<Void, Void> context) {
                                 store = context.getStateStore("events-by-key");
+                                latest = context.getStateStore("latest-by-key");
                             }
 
                             @Override
                             public void process(Record<String, String> record) {
+                                latest.put(record.key(), record.value() == null ? null
+                                        : ValueAndTimestamp.make(record.value(), record.timestamp()));
                                 if (record.value() == null) {
                                     store.delete(record.key());
                                 } else if (record.value().startsWith("keep:")) {
@@ -251,13 +259,13 @@ class TopologyEquivalenceTest {
                                     store.put(record.key(), record.value());
                                 }
                             }
-                        }, "events-by-key");
+                        }, "events-by-key", "latest-by-key");
             }
 
             @Override
             public void drive(TopologyTestDriver driver, Observed observed) {
                 TestInputTopic<String, String> events = driver.createInputTopic("events",
-                        new StringSerializer(), new StringSerializer());
+                        new StringSerializer(), new StringSerializer(), Instant.ofEpochMilli(20_000), java.time.Duration.ofMillis(3));
                 SplittableRandom random = new SplittableRandom(17);
                 for (int i = 0; i < 2000; i++) {
                     String key = "k" + random.nextInt(3) + "/" + String.format("%03d", random.nextInt(400));
@@ -292,6 +300,7 @@ class TopologyEquivalenceTest {
                 queries.add(describe(raw.query(KeyQuery.<String, String>withKey("k1/150"), PositionBound.at(ahead), config)));
                 scans.put("iqv2", queries);
                 scans.put("position", List.of(raw.getPosition().toString()));
+                scans.put("latest-by-key", timestampedContents(driver, "latest-by-key"));
                 assertFalse(observed.stores.get("range").isEmpty(), "the range scan should see records");
             }
         });
