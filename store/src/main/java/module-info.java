@@ -5,6 +5,8 @@
  */
 module dev.everett.store {
     requires transitive dev.everett.api;
+    requires transitive dev.everett.compaction;
+    requires com.google.common;
 
     exports dev.everett.store;
 }

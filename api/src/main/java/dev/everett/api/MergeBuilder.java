@@ -19,6 +19,18 @@ public interface MergeBuilder {
     /** Where the output is published (atomically, by {@link MergeJob#finish()}). Required. */
     MergeBuilder into(Path file);
 
+    /**
+     * Splits the output at key boundaries instead of writing one file: the merge writes to
+     * {@code files.next(0)} and, before writing a key once the current output holds about
+     * {@code targetBytes} of encoded keys and values (an estimate from the literals and values
+     * copied, not the final file size), publishes that output and rolls over to the next path.
+     * Every output starts with a full key; no key is built for the split itself. Replaces
+     * {@link #into}; finish with {@link MergeJob#finishAll()}.
+     *
+     * @throws IllegalArgumentException if {@code targetBytes} is below 1
+     */
+    MergeBuilder splitInto(long targetBytes, OutputFiles files);
+
     /** The output's common-width rule (default: the policy's). */
     MergeBuilder widthRule(CommonWidthRule rule);
 

@@ -1,6 +1,7 @@
 package dev.everett.api;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
  * A merge of sorted runs into one new segment, done in steps so that a host can bound the work
@@ -29,7 +30,18 @@ public interface MergeJob extends AutoCloseable {
      */
     SegmentInfo finish() throws IOException;
 
-    /** Discards an unfinished output. */
+    /**
+     * Completes and publishes the last output and returns every output in key order (one for an
+     * unsplit merge; for a split merge ({@link MergeBuilder#splitInto}) the ones rolled over so
+     * far and the last). Before {@link #done()} it throws {@link IllegalStateException} and the
+     * job stays usable; afterwards the job is finished.
+     */
+    List<MergeOutput> finishAll() throws IOException;
+
+    /**
+     * Discards an unfinished output. A split merge that is not finished also deletes the outputs
+     * it already published when it rolled over, so a failed or abandoned merge leaves nothing.
+     */
     @Override
     void close() throws IOException;
 }

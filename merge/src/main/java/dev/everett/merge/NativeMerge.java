@@ -2,6 +2,7 @@ package dev.everett.merge;
 
 import dev.everett.api.KeyedValueMerger;
 import dev.everett.api.MergeJob;
+import dev.everett.api.MergeOutput;
 import dev.everett.api.MergeProgress;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentInfo;
@@ -15,6 +16,9 @@ import dev.everett.segment.EncodedValues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The encoded-cursor native merge of k sorted runs (oldest first) into one new segment.
@@ -32,13 +36,29 @@ import java.lang.foreign.ValueLayout;
  * KV03, where every length, LCP and position (literal, value) counts bits and a value is the
  * encoded bit span of its input, copied as is. Only value callbacks decode values (through
  * {@link EncodedValues}) and encode their results back.
+ *
+ * <p>A split merge rolls over to a new output before the first key it writes once the current
+ * output holds about the target bytes: that key is written with nothing retained, its prefix
+ * taken from the input's key spans as for the first record of any output.
  */
 final class NativeMerge implements MergeJob {
     private enum State { RUNNING, FINISHED, POISONED, CLOSED }
 
+    /** Opens output {@code ordinal} of a (possibly split) merge. */
+    interface Outputs {
+        EncodedOutput open(int ordinal) throws IOException;
+    }
+
     private final SpanKey[] inputs;
     private final LoserTree tree;
-    private final EncodedOutput output;
+    private final Outputs outputs;
+    private final long splitBytes;
+    private EncodedOutput output;
+    /** The current output's encoded key and value bytes (estimated in bit units) and tombstones. */
+    private long outputBytes;
+    private long outputTombstones;
+    /** Outputs published by rolling over; deleted again if the merge does not finish. */
+    private final List<MergeOutput> rolled = new ArrayList<>();
     private final boolean optional;
     private final boolean bitUnit;
     private final EncodedValues codec;
@@ -56,8 +76,8 @@ final class NativeMerge implements MergeJob {
     private byte[] keyScratch = new byte[64];
     private byte[] valueScratch = new byte[64];
 
-    NativeMerge(EncodedRecords[] runs, EncodedOutput output, ValueMerger values, KeyedValueMerger keyedValues,
-                TombstonePolicy tombstones, boolean capTombstoneLiterals) {
+    NativeMerge(EncodedRecords[] runs, EncodedOutput output, Outputs outputs, long splitBytes, ValueMerger values,
+                KeyedValueMerger keyedValues, TombstonePolicy tombstones, boolean capTombstoneLiterals) {
         Policy policy = runs[0].policy();
         for (EncodedRecords r : runs) {
             if (!r.policy().equals(policy)) {
@@ -76,6 +96,8 @@ final class NativeMerge implements MergeJob {
         }
         this.tree = new LoserTree(inputs);
         this.output = output;
+        this.outputs = outputs;
+        this.splitBytes = splitBytes;
         this.optional = policy.grammar() == ValueGrammar.OPTIONAL;
         this.bitUnit = runs[0].bitUnit();
         this.codec = runs[0].values();
@@ -116,10 +138,14 @@ final class NativeMerge implements MergeJob {
         long valueAt = src.valueAt();
         long valueLength = src.valueLength();
         MemorySegment key = keyedValues == null ? null : materialise(first);
+        // A key written now starts a fresh output (retaining nothing) if it is the first of the
+        // merge or the current output is full.
+        boolean rollDue = written > 0 && outputBytes >= splitBytes;
+        boolean fresh = written == 0 || rollDue;
         // Units before the record's literal are needed only if the output keeps less than the
-        // record did (a tombstone literal cap, or keys dropped since the last one written);
-        // take them now, while the spans still describe this key.
-        boolean prefixTaken = capTombstoneLiterals || (written > 0 && dropFloor < literalRetained) || (written == 0 && literalRetained > 0);
+        // record did (a tombstone literal cap, a fresh output, or keys dropped since the last one
+        // written); take them now, while the spans still describe this key.
+        boolean prefixTaken = capTombstoneLiterals || (!fresh && dropFloor < literalRetained) || (fresh && literalRetained > 0);
         if (prefixTaken) {
             first.copyUnits(0, literalRetained, ensurePrefix(bytesOf(literalRetained, "a key prefix")), 0);
         }
@@ -155,7 +181,10 @@ final class NativeMerge implements MergeJob {
             dropFloor = Math.min(dropFloor, shared);
             return;
         }
-        long retained = written == 0 ? 0 : Math.min(shared, dropFloor);
+        if (rollDue) {
+            rollOver();
+        }
+        long retained = fresh ? 0 : Math.min(shared, dropFloor);
         if (tombstone && capTombstoneLiterals) {
             retained = Math.min(retained, limit);
         }
@@ -175,8 +204,25 @@ final class NativeMerge implements MergeJob {
             }
             output.append(retained, MemorySegment.ofArray(literal), 0, n, valueSource, valueAt, valueLength);
         }
+        long units = length - retained + valueLength;
+        outputBytes += (bitUnit ? units >>> 3 : units) + 2;
+        if (tombstone) {
+            outputTombstones++;
+        }
         written++;
         dropFloor = Long.MAX_VALUE;
+    }
+
+    /** Publishes the current output and opens the next; the next record written retains nothing. */
+    private void rollOver() throws IOException {
+        SegmentInfo info = output.finish();
+        rolled.add(new MergeOutput(info, outputTombstones));
+        output.close();
+        output = null;
+        output = outputs.open(rolled.size());
+        outputBytes = 0;
+        outputTombstones = 0;
+        written = 0;
     }
 
     private void advance(int i) {
@@ -249,6 +295,12 @@ final class NativeMerge implements MergeJob {
 
     @Override
     public SegmentInfo finish() throws IOException {
+        List<MergeOutput> all = finishAll();
+        return all.get(all.size() - 1).segment();
+    }
+
+    @Override
+    public List<MergeOutput> finishAll() throws IOException {
         requireRunning();
         if (!done()) {
             throw new IllegalStateException("finish() before every input is exhausted (" + keys + " keys resolved so far)");
@@ -256,7 +308,9 @@ final class NativeMerge implements MergeJob {
         try {
             SegmentInfo info = output.finish();
             state = State.FINISHED;
-            return info;
+            List<MergeOutput> all = new ArrayList<>(rolled);
+            all.add(new MergeOutput(info, outputTombstones));
+            return List.copyOf(all);
         } catch (RuntimeException | IOException | Error e) {
             state = State.POISONED;
             throw e;
@@ -274,9 +328,21 @@ final class NativeMerge implements MergeJob {
 
     @Override
     public void close() throws IOException {
-        if (state != State.FINISHED) {
+        boolean finished = state == State.FINISHED;
+        if (!finished) {
             state = State.CLOSED;
         }
-        output.close();
+        try {
+            if (output != null) {
+                output.close();
+            }
+        } finally {
+            if (!finished) {
+                for (MergeOutput o : rolled) {
+                    Files.deleteIfExists(o.segment().path());
+                }
+                rolled.clear();
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@ import dev.everett.api.CommonWidthRule;
 import dev.everett.api.KeyedValueMerger;
 import dev.everett.api.MergeBuilder;
 import dev.everett.api.MergeJob;
+import dev.everett.api.OutputFiles;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueMerger;
@@ -30,6 +31,8 @@ import java.util.Objects;
 public final class NativeMerger implements MergeBuilder {
     private final List<SegmentReader> inputs;
     private Path target;
+    private OutputFiles splitFiles;
+    private long splitBytes = Long.MAX_VALUE;
     private CommonWidthRule widthRule = CommonWidthRule.policy();
     private ValueMerger values = ValueMerger.NEWER_WINS;
     private KeyedValueMerger keyedValues;
@@ -60,6 +63,20 @@ public final class NativeMerger implements MergeBuilder {
     @Override
     public NativeMerger into(Path file) {
         this.target = file;
+        this.splitFiles = null;
+        this.splitBytes = Long.MAX_VALUE;
+        return this;
+    }
+
+    /** Splits the output at key boundaries once each holds about {@code targetBytes} (see {@link MergeBuilder#splitInto}). */
+    @Override
+    public NativeMerger splitInto(long targetBytes, OutputFiles files) {
+        if (targetBytes < 1) {
+            throw new IllegalArgumentException("split target must be at least 1 byte, got " + targetBytes);
+        }
+        this.splitFiles = Objects.requireNonNull(files, "files");
+        this.splitBytes = targetBytes;
+        this.target = null;
         return this;
     }
 
@@ -106,16 +123,19 @@ public final class NativeMerger implements MergeBuilder {
     /** Opens the inputs' encoded cursors and the output, and reads the first record of each input. */
     @Override
     public MergeJob start() throws IOException {
-        if (target == null) {
-            throw new IllegalStateException("no output: call into(path)");
+        if (target == null && splitFiles == null) {
+            throw new IllegalStateException("no output: call into(path) or splitInto(bytes, files)");
         }
         EncodedRecords[] runs = new EncodedRecords[inputs.size()];
         for (int i = 0; i < runs.length; i++) {
             runs[i] = EncodedRecords.of(inputs.get(i));
         }
-        EncodedOutput out = EncodedOutput.create(target, runs[0].policy(), widthRule);
+        CommonWidthRule rule = widthRule;
+        OutputFiles files = splitFiles != null ? splitFiles : ordinal -> target;
+        NativeMerge.Outputs outputs = ordinal -> EncodedOutput.create(files.next(ordinal), runs[0].policy(), rule);
+        EncodedOutput out = outputs.open(0);
         try {
-            return new NativeMerge(runs, out, values, keyedValues, tombstones, capTombstoneLiterals);
+            return new NativeMerge(runs, out, outputs, splitBytes, values, keyedValues, tombstones, capTombstoneLiterals);
         } catch (RuntimeException e) {
             out.close();
             throw e;

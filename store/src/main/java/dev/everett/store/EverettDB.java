@@ -1,10 +1,19 @@
 package dev.everett.store;
 
+import dev.everett.api.KeyRange;
+import dev.everett.api.Lookup;
 import dev.everett.api.Policy;
 import dev.everett.api.PolicyMismatchException;
+import dev.everett.compaction.Layout;
+import dev.everett.compaction.LsmTree;
+import dev.everett.compaction.SegmentMeta;
+import dev.everett.compaction.TreeCursor;
+import dev.everett.compaction.Version;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -18,13 +27,15 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * An embedded, ordered key-value store with RocksJava's shape: {@code byte[]} keys and values
- * (keys compared as unsigned bytes; the empty key and the empty value are ordinary), point writes,
- * atomic batches, snapshots and bidirectional iterators with bounds.
+ * An embedded, ordered key-value store with RocksJava's shape whose sorted runs are Everett
+ * segments: {@code byte[]} keys and values (keys compared as unsigned bytes; the empty key and the
+ * empty value are ordinary), point writes, atomic batches, snapshots and bidirectional iterators
+ * with bounds.
  *
  * <pre>{@code
  * try (EverettDB db = EverettDB.open(dir)) {
@@ -34,40 +45,54 @@ import java.util.concurrent.locks.ReentrantLock;
  * }</pre>
  *
  * <p>Writes go to a write-ahead log (checksummed records; concurrent writers share one append and
- * one force as a commit group) and then to the memtable. Thread-safe: any number of threads may
- * read and write at once. Closing waits for writes in flight; any use after close throws
- * {@link IllegalStateException}.
+ * one force as a commit group) and then to the memtable. A full memtable is switched out and
+ * flushed to segments by a background thread; background compactions keep the levels in shape;
+ * writes slow down and then stop when flushes or compactions fall behind. Thread-safe: any number
+ * of threads may read and write at once. Closing waits for writes in flight and the flush under
+ * way, cancels compactions; any use after close throws {@link IllegalStateException}.
  */
 public final class EverettDB implements AutoCloseable {
 
-    /** Number of levels reported by {@code everett.num-files-at-level<N>}. */
-    static final int NUM_LEVELS = 7;
     private static final WriteOptions DEFAULT_WRITE = new WriteOptions();
     private static final ReadOptions DEFAULT_READ = new ReadOptions();
+    /** A commit group's largest total batch size (a bigger single batch commits alone). */
+    private static final long MAX_GROUP_BYTES = 1 << 20;
+    /** Levels a whole-run store may report through {@code everett.num-files-at-level<N>}. */
+    private static final int MAX_REPORTED_LEVELS = 64;
 
     private final Path dir;
+    private final DBOptions options;
     private final StoreFiles files;
     private final Policy policy;
     private final FileChannel lockChannel;
     private final FileLock lock;
+    private final StoreStats stats = new StoreStats();
 
-    /** Guards the commit queue, sequence allocation and close. */
+    // Commit queue: guards the queue, sequence allocation and the closed flag.
     private final ReentrantLock commitLock = new ReentrantLock();
     private final Condition idle = commitLock.newCondition();
     private final ArrayDeque<PendingWrite> queue = new ArrayDeque<>();
     private long lastAllocatedSeq;
     private volatile long lastPublishedSeq;
-    private volatile Throwable writeFailure;
-
-    /** Taken to read the view and the published sequence together, and to install a new view. */
-    private final Object viewLock = new Object();
-    private volatile ReadView view;
-    private WriteAheadLog log;
-    private long nextMemTableId;
-
-    private final Set<Snapshot> snapshots = ConcurrentHashMap.newKeySet();
-    private final List<LogReplay.Result> recovery;
     private volatile boolean closed;
+
+    // State shared with the background threads: the view, the memtable list, failures, closing.
+    private final ReentrantLock stateLock = new ReentrantLock();
+    private final Condition stateChanged = stateLock.newCondition();
+    private volatile ReadView view;
+    private volatile Throwable backgroundFailure;
+    private volatile boolean closing;
+    private int manualCompactions;
+    private long flushesDone;
+
+    /** Only the commit leader (and open and close) touch the log. */
+    private volatile WriteAheadLog log;
+    private long nextLogNumber;
+
+    private LsmTree tree;
+    private final Background background;
+    private final Set<Snapshot> snapshots = ConcurrentHashMap.newKeySet();
+    private List<LogReplay.Result> recovery = List.of();
 
     /** Opens (creating if missing) the store in {@code dir} with default options. */
     public static EverettDB open(Path dir) {
@@ -76,13 +101,15 @@ public final class EverettDB implements AutoCloseable {
 
     /**
      * Opens the store in {@code dir}. Creates it if missing (unless
-     * {@link DBOptions#setCreateIfMissing(boolean) createIfMissing} is false), then replays its
-     * write-ahead logs: a log whose last record was cut short by a crash recovers to the last
-     * complete record (reported by {@code everett.stats}); damage anywhere else is refused with a
-     * {@link CorruptFileException} naming the file, offset and rule.
+     * {@link DBOptions#setCreateIfMissing(boolean) createIfMissing} is false), opens its levels of
+     * segments from their manifest, then replays the write-ahead logs written since the last flush
+     * and flushes what they held: a log whose last record was cut short by a crash recovers to the
+     * last complete record (reported by {@code everett.stats}); damage anywhere else is refused with
+     * a {@link CorruptFileException} (or the manifest's or segment's own exception) naming the file,
+     * offset and rule.
      *
      * @throws IllegalArgumentException an option is invalid (the message names it), or the store is missing or exists against the options
-     * @throws PolicyMismatchException  the store was created with another policy (names the file and the policy it holds)
+     * @throws PolicyMismatchException  the store was created with another policy or layout (names the file and what it holds)
      * @throws IllegalStateException    the store is already open (in this or another process)
      * @throws UncheckedIOException     the file system failed
      */
@@ -99,6 +126,7 @@ public final class EverettDB implements AutoCloseable {
 
     private EverettDB(Path dir, DBOptions options) throws IOException {
         this.dir = dir;
+        this.options = options;
         this.files = options.storeFiles();
         if (!Files.isDirectory(dir)) {
             if (!options.createIfMissing()) {
@@ -121,14 +149,29 @@ public final class EverettDB implements AutoCloseable {
         boolean ok = false;
         try {
             this.policy = openDescriptor(options);
-            this.recovery = recover();
+            this.tree = LsmTree.open(dir.resolve(TREE_DIR), Background.treeOptions(options));
+            recover();
+            this.background = new Background(this, options);
             ok = true;
         } finally {
             if (!ok) {
+                if (view != null) {
+                    view.release();
+                }
+                if (log != null) {
+                    log.close();
+                }
+                if (tree != null) {
+                    tree.close();
+                }
                 releaseLock();
             }
         }
+        background.start();
     }
+
+    /** The subdirectory the levels of segments and their manifest live in. */
+    static final String TREE_DIR = "tree";
 
     private Policy openDescriptor(DBOptions options) throws IOException {
         Path file = dir.resolve(StoreDescriptor.FILE_NAME);
@@ -136,39 +179,57 @@ public final class EverettDB implements AutoCloseable {
             if (options.errorIfExists()) {
                 throw new IllegalArgumentException("errorIfExists: a store already exists at " + dir);
             }
-            Policy stored = StoreDescriptor.read(files, dir);
-            if (!stored.equals(options.policy())) {
-                throw new PolicyMismatchException(file, "policy", StoreDescriptor.describe(options.policy()), StoreDescriptor.describe(stored));
+            StoreDescriptor stored = StoreDescriptor.read(files, dir);
+            if (!stored.policy().equals(options.policy())) {
+                throw new PolicyMismatchException(file, "policy", StoreDescriptor.describe(options.policy()),
+                        StoreDescriptor.describe(stored.policy()));
             }
-            return stored;
+            if (stored.layout() != options.levelLayout()) {
+                throw new PolicyMismatchException(file, "layout", options.levelLayout(), stored.layout());
+            }
+            return stored.policy();
         }
         if (!options.createIfMissing()) {
             throw new IllegalArgumentException("createIfMissing: " + dir + " holds no store and createIfMissing is false");
         }
         for (Path p : files.list(dir)) {
-            if (WriteAheadLog.numberOf(p) >= 0) {
-                throw new CorruptFileException(file, 0, "descriptor is missing while write-ahead log " + p.getFileName() + " exists");
+            if (WriteAheadLog.numberOf(p) >= 0 || p.getFileName().toString().equals(TREE_DIR)) {
+                throw new CorruptFileException(file, 0, "descriptor is missing while " + p.getFileName() + " exists");
             }
         }
-        StoreDescriptor.write(files, dir, options.policy());
+        StoreDescriptor.write(files, dir, new StoreDescriptor(options.policy(), options.levelLayout()));
         return options.policy();
     }
 
-    /** Replays every log into a fresh memtable, cuts a torn tail off the last one, and starts a new log. */
-    private List<LogReplay.Result> recover() throws IOException {
+    /**
+     * Replays the logs the tree's last flush did not cover into a memtable, cuts a torn tail off
+     * the last one, starts a new log, and flushes the replayed memtable so the old logs can go.
+     */
+    private void recover() throws IOException {
+        HostState state;
+        try (Version v = tree.current()) {
+            state = HostState.decode(v.hostState(), dir.resolve(TREE_DIR));
+        }
         List<Path> logs = new ArrayList<>();
+        long maxLog = state.minLogNumber() - 1;
         for (Path p : files.list(dir)) {
-            if (WriteAheadLog.numberOf(p) >= 0) {
-                logs.add(p);
+            long n = WriteAheadLog.numberOf(p);
+            if (n >= 0) {
+                if (n < state.minLogNumber()) {
+                    files.delete(p); // flushed before a crash that came before its deletion
+                } else {
+                    logs.add(p);
+                    maxLog = Math.max(maxLog, n);
+                }
             }
         }
         logs.sort((a, b) -> Long.compare(WriteAheadLog.numberOf(a), WriteAheadLog.numberOf(b)));
-        MemTable mem = new MemTable(nextMemTableId++);
+        MemTable replayed = new MemTable(0);
         List<LogReplay.Result> results = new ArrayList<>();
-        long seq = 0;
+        long seq = state.lastSeq();
         for (int i = 0; i < logs.size(); i++) {
             Path p = logs.get(i);
-            LogReplay.Result r = LogReplay.replay(files, p, seq, (firstSeq, count, data, off, len) -> apply(mem, firstSeq, count, data, off, len));
+            LogReplay.Result r = LogReplay.replay(files, p, seq, (firstSeq, count, data, off, len) -> apply(replayed, firstSeq, count, data, off, len));
             if (r.droppedBytes() > 0) {
                 if (i != logs.size() - 1) {
                     throw new CorruptFileException(p, r.validBytes(), "log ends in a torn record but a later log ("
@@ -179,12 +240,22 @@ public final class EverettDB implements AutoCloseable {
             seq = r.lastSeq();
             results.add(r);
         }
-        long lastLog = logs.isEmpty() ? 0 : WriteAheadLog.numberOf(logs.getLast());
-        this.log = WriteAheadLog.create(files, dir, lastLog + 1);
+        this.recovery = List.copyOf(results);
+        this.nextLogNumber = Math.max(maxLog + 1, 1);
+        this.log = WriteAheadLog.create(files, dir, nextLogNumber++);
         this.lastAllocatedSeq = seq;
         this.lastPublishedSeq = seq;
-        this.view = new ReadView(mem, List.of());
-        return List.copyOf(results);
+        if (!logs.isEmpty()) {
+            replayed.freeze(log.number(), seq);
+            MemTableEntries entries = new MemTableEntries(replayed);
+            tree.flush(entries, HostState.encode(log.number(), seq));
+            stats.flushes.increment();
+            stats.flushRecords.add(entries.written());
+            for (Path p : logs) {
+                files.delete(p);
+            }
+        }
+        this.view = new ReadView(new MemTable(log.number()), List.of(), tree.current());
     }
 
     // ---------------------------------------------------------------- writes
@@ -222,10 +293,10 @@ public final class EverettDB implements AutoCloseable {
     /**
      * Applies every operation of {@code batch} atomically: readers, snapshots and recovery see all
      * of them or none. Returns once the batch is in the log (forced if {@code options.sync()}) and
-     * visible to reads.
+     * visible to reads. May wait while flushes or compactions are behind (write stalls).
      *
      * @throws UncheckedIOException  the log append failed; the store then refuses further writes
-     * @throws IllegalStateException the store is closed, or an earlier log append failed
+     * @throws IllegalStateException the store is closed, or an earlier log append or background job failed
      */
     public void write(WriteOptions options, WriteBatch batch) {
         Objects.requireNonNull(options, "options");
@@ -234,7 +305,14 @@ public final class EverettDB implements AutoCloseable {
         if (batch.count() == 0) {
             return;
         }
-        PendingWrite w = new PendingWrite(batch, options.sync() && !options.disableWAL(), options.disableWAL(), commitLock.newCondition());
+        commit(new PendingWrite(batch, options.sync() && !options.disableWAL(), options.disableWAL(), commitLock.newCondition()));
+    }
+
+    /**
+     * Queues {@code w}; whoever reaches the head of the queue leads, committing every write queued
+     * behind it (or, for a memtable switch request, only the switch) while the others wait.
+     */
+    private void commit(PendingWrite w) {
         List<PendingWrite> group;
         commitLock.lock();
         try {
@@ -250,27 +328,31 @@ public final class EverettDB implements AutoCloseable {
                 w.rethrow();
                 return;
             }
-            // This writer leads: it commits every write queued behind it (within a byte budget).
             group = new ArrayList<>();
-            long bytes = 0;
-            for (PendingWrite p : queue) {
-                if (!group.isEmpty() && bytes + p.batch.size() > MAX_GROUP_BYTES) {
-                    break;
+            if (w.batch == null) {
+                group.add(w);
+            } else {
+                long bytes = 0;
+                for (PendingWrite p : queue) {
+                    if (p.batch == null || (!group.isEmpty() && bytes + p.batch.size() > MAX_GROUP_BYTES)) {
+                        break;
+                    }
+                    bytes += p.batch.size();
+                    group.add(p);
                 }
-                p.firstSeq = lastAllocatedSeq + 1;
-                lastAllocatedSeq += p.batch.count();
-                bytes += p.batch.size();
-                group.add(p);
             }
         } finally {
             commitLock.unlock();
         }
-        RuntimeException failure = commitGroup(group);
+        RuntimeException failure;
+        try {
+            failure = w.batch == null ? switchRequested() : commitGroup(group);
+        } catch (RuntimeException | Error e) {
+            failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
+            backgroundFailure = backgroundFailure == null ? e : backgroundFailure;
+        }
         commitLock.lock();
         try {
-            if (failure == null) {
-                lastPublishedSeq = group.getLast().firstSeq + group.getLast().batch.count() - 1;
-            }
             for (PendingWrite p : group) {
                 queue.pollFirst();
                 p.failure = failure;
@@ -291,30 +373,40 @@ public final class EverettDB implements AutoCloseable {
         w.rethrow();
     }
 
-    /** A commit group's largest total batch size (a bigger single batch commits alone). */
-    private static final long MAX_GROUP_BYTES = 1 << 20;
-
     /** Logs and applies a group (leader only, outside the commit lock); returns the failure or null. */
     private RuntimeException commitGroup(List<PendingWrite> group) {
+        makeRoomForWrite();
+        long seq = lastAllocatedSeq; // only leaders allocate, one at a time
+        for (PendingWrite p : group) {
+            p.firstSeq = seq + 1;
+            seq += p.batch.count();
+        }
+        WriteAheadLog l = log;
         try {
             boolean anyLogged = false;
             boolean sync = false;
-            log.beginGroup();
+            l.beginGroup();
             for (PendingWrite p : group) {
                 if (!p.disableWAL) {
-                    log.addRecord(p.firstSeq, p.batch.count(), p.batch.data(), p.batch.size());
+                    l.addRecord(p.firstSeq, p.batch.count(), p.batch.data(), p.batch.size());
                     anyLogged = true;
                 }
                 sync |= p.sync;
             }
             if (anyLogged) {
-                log.writeGroup(sync);
+                long before = l.bytesWritten();
+                l.writeGroup(sync);
+                stats.walBytes.add(l.bytesWritten() - before);
+                if (sync) {
+                    stats.walSyncs.increment();
+                }
             }
         } catch (IOException | RuntimeException e) {
-            writeFailure = e;
-            return new UncheckedIOException("write-ahead log append to " + log.path() + " failed; the store refuses further writes",
+            backgroundFailure = e;
+            return new UncheckedIOException("write-ahead log append to " + l.path() + " failed; the store refuses further writes",
                     e instanceof IOException io ? io : new IOException(e));
         }
+        lastAllocatedSeq = seq;
         MemTable mem = view.active;
         for (PendingWrite p : group) {
             try {
@@ -323,8 +415,121 @@ public final class EverettDB implements AutoCloseable {
                 // A batch we encoded ourselves always decodes; reaching here is a bug, not bad input.
                 throw new AssertionError("write batch does not decode at byte " + m.at + ": " + m.getMessage(), m);
             }
+            stats.userBytes.add(p.batch.size());
+            stats.writes.add(p.batch.count());
+        }
+        stats.commitGroups.increment();
+        lastPublishedSeq = seq;
+        return null;
+    }
+
+    /**
+     * Write stalls, as RocksDB's: while level 0 (or, whole-run, the number of runs) is at the
+     * slowdown trigger each commit waits a millisecond; at the stop trigger, or with the active
+     * memtable full and every other memtable waiting for its flush, commits wait for the
+     * background. A full memtable is switched out here.
+     */
+    private void makeRoomForWrite() {
+        boolean slowed = false;
+        for (;;) {
+            refuseAfterFailure();
+            ReadView v = view;
+            int level0 = level0Files(v.version);
+            boolean compactionsCount = !options.disableAutoCompactions();
+            if (compactionsCount && level0 >= options.level0StopWritesTrigger()) {
+                stats.stopNanos.add(awaitBackground());
+                continue;
+            }
+            if (compactionsCount && !slowed && level0 >= options.level0SlowdownWritesTrigger()) {
+                long t = System.nanoTime();
+                try {
+                    Thread.sleep(1);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                stats.slowdowns.increment();
+                stats.slowdownNanos.add(System.nanoTime() - t);
+                slowed = true;
+                continue;
+            }
+            if (v.active.approximateBytes() >= options.writeBufferSize()) {
+                if (v.immutables.size() >= options.maxWriteBufferNumber() - 1) {
+                    stats.memtableStallNanos.add(awaitBackground());
+                    continue;
+                }
+                switchMemTable();
+            }
+            return;
+        }
+    }
+
+    /** Waits (briefly, to recheck) for a background job to change the state; returns the nanoseconds waited. */
+    private long awaitBackground() {
+        long t = System.nanoTime();
+        stateLock.lock();
+        try {
+            if (backgroundFailure == null && !closing) {
+                stateChanged.await(10, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            stateLock.unlock();
+        }
+        if (closing) {
+            throw closedError();
+        }
+        return System.nanoTime() - t;
+    }
+
+    /** A {@link #flush()} request at the head of the queue: switch the memtable if it holds anything. */
+    private RuntimeException switchRequested() {
+        refuseAfterFailure();
+        if (!view.active.isEmpty()) {
+            switchMemTable();
         }
         return null;
+    }
+
+    /**
+     * Freezes the active memtable and starts a new one with a new log (leader only). The old log
+     * is forced first, so that only the newest log can ever end in a torn record.
+     */
+    private void switchMemTable() {
+        WriteAheadLog old = log;
+        WriteAheadLog next;
+        try {
+            old.force();
+            next = WriteAheadLog.create(files, dir, nextLogNumber++);
+        } catch (IOException e) {
+            backgroundFailure = e;
+            throw new UncheckedIOException("cannot switch write-ahead logs after " + old.path() + "; the store refuses further writes", e);
+        }
+        stateLock.lock();
+        try {
+            ReadView v = view;
+            v.active.freeze(next.number(), lastAllocatedSeq);
+            List<MemTable> imms = new ArrayList<>(v.immutables.size() + 1);
+            imms.add(v.active);
+            imms.addAll(v.immutables);
+            install(new ReadView(new MemTable(next.number()), imms, v.version.retain()));
+            log = next;
+            stateChanged.signalAll();
+        } finally {
+            stateLock.unlock();
+        }
+        try {
+            old.close();
+        } catch (IOException e) {
+            // Everything in it is forced; a failing close loses nothing.
+        }
+    }
+
+    /** Replaces the current view (caller holds the state lock); the store's reference to the old one is dropped. */
+    private void install(ReadView next) {
+        ReadView old = view;
+        view = next;
+        old.release();
     }
 
     private static void apply(MemTable mem, long firstSeq, int count, byte[] data, int off, int len) throws BatchDecoder.Malformed {
@@ -337,13 +542,13 @@ public final class EverettDB implements AutoCloseable {
     }
 
     private void refuseAfterFailure() {
-        Throwable f = writeFailure;
+        Throwable f = backgroundFailure;
         if (f != null) {
-            throw new IllegalStateException("store at " + dir + " refuses writes: an earlier write-ahead log append failed (" + f + ")", f);
+            throw new IllegalStateException("store at " + dir + " refuses writes after an earlier failure: " + f, f);
         }
     }
 
-    /** One writer waiting in, or committed by, a commit group. */
+    /** One writer (or a memtable switch request, with no batch) waiting in, or committed by, a commit group. */
     private static final class PendingWrite {
         final WriteBatch batch;
         final boolean sync;
@@ -380,13 +585,18 @@ public final class EverettDB implements AutoCloseable {
         Objects.requireNonNull(key, "key");
         checkOpen();
         Snapshot at = readPoint(options, false);
-        for (MemTable m : at.view.tables) {
-            MemTable.Entry e = m.get(key, at.seq);
-            if (e != null) {
-                return e.isDeletion() ? null : e.value().clone();
+        try {
+            for (MemTable m : at.view.tables) {
+                MemTable.Entry e = m.get(key, at.seq);
+                if (e != null) {
+                    return e.isDeletion() ? null : e.value().clone();
+                }
             }
+            Lookup hit = at.view.version.get(key);
+            return hit.found() ? hit.valueBytes() : null;
+        } finally {
+            at.view.release();
         }
-        return null;
     }
 
     /** An iterator over the latest state (an implicit snapshot taken now). */
@@ -399,13 +609,61 @@ public final class EverettDB implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         checkOpen();
         Snapshot at = readPoint(options, true);
-        MemTable[] tables = at.view.tables;
-        SourceCursor[] sources = new SourceCursor[tables.length];
-        for (int i = 0; i < tables.length; i++) {
-            sources[i] = new MemTableCursor(tables[i], at.seq);
+        ReadView v = at.view;
+        try {
+            MemTable[] tables = v.tables;
+            SourceCursor[] sources = new SourceCursor[tables.length + 1];
+            for (int i = 0; i < tables.length; i++) {
+                sources[i] = new MemTableCursor(tables[i], at.seq);
+            }
+            byte[] lo = options.lowerBoundView();
+            byte[] hi = options.upperBoundView();
+            boolean empty = lo != null && hi != null && Arrays.compareUnsigned(lo, hi) >= 0;
+            TreeCursor segments = v.version.cursor(empty ? KeyRange.all() : new KeyRange(lo, hi));
+            sources[tables.length] = new TreeSource(segments);
+            return new EverettIterator(this, new MergingCursor(sources), lo, hi, v::release);
+        } catch (RuntimeException e) {
+            v.release();
+            throw e;
         }
-        SourceCursor merged = sources.length == 1 ? sources[0] : new MergingCursor(sources);
-        return new EverettIterator(this, merged, options.lowerBoundView(), options.upperBoundView(), () -> { });
+    }
+
+    /**
+     * The view (retained: the caller releases it) and sequence number a read uses: the options'
+     * snapshot, or the current state. An iterator needs the two to match exactly (taken together
+     * under the state lock, which a memtable switch also takes); a get may read the view first and
+     * the sequence after, since a switch in between only hides writes newer than the view, and a
+     * single key read as of the switch is still a committed state.
+     */
+    private Snapshot readPoint(ReadOptions options, boolean exact) {
+        Snapshot s = options.snapshot();
+        if (s != null) {
+            if (s.db != this) {
+                throw new IllegalArgumentException("ReadOptions snapshot belongs to another store");
+            }
+            if (s.released() || !s.view.tryRetain()) {
+                throw new IllegalArgumentException("ReadOptions snapshot (sequence " + s.seq + ") was released");
+            }
+            return s;
+        }
+        if (!exact) {
+            for (;;) {
+                ReadView v = view;
+                if (v.tryRetain()) {
+                    return new Snapshot(this, v, lastPublishedSeq);
+                }
+                checkOpen(); // a view is only ever fully released once replaced, or at close
+            }
+        }
+        stateLock.lock();
+        try {
+            checkOpen();
+            ReadView v = view;
+            v.tryRetain(); // the store holds the current view, so this cannot fail
+            return new Snapshot(this, v, lastPublishedSeq);
+        } finally {
+            stateLock.unlock();
+        }
     }
 
     // ---------------------------------------------------------------- snapshots
@@ -413,15 +671,12 @@ public final class EverettDB implements AutoCloseable {
     /** A snapshot of the current state; release it when done. */
     public Snapshot getSnapshot() {
         checkOpen();
-        Snapshot s;
-        synchronized (viewLock) {
-            s = new Snapshot(this, view, lastPublishedSeq);
-        }
+        Snapshot s = readPoint(DEFAULT_READ, true);
         snapshots.add(s);
         return s;
     }
 
-    /** Releases {@code snapshot}; releasing one twice does nothing. */
+    /** Releases {@code snapshot}, letting go of the memtables and files it kept; releasing one twice does nothing. */
     public void releaseSnapshot(Snapshot snapshot) {
         Objects.requireNonNull(snapshot, "snapshot");
         if (snapshot.db != this) {
@@ -429,6 +684,7 @@ public final class EverettDB implements AutoCloseable {
         }
         if (snapshot.markReleased()) {
             snapshots.remove(snapshot);
+            snapshot.view.release();
         }
     }
 
@@ -438,56 +694,68 @@ public final class EverettDB implements AutoCloseable {
         return lastPublishedSeq;
     }
 
-    /**
-     * The view and sequence number a read uses: the options' snapshot, or the current state. An
-     * iterator needs the two to match exactly (taken together under the view lock); a get may read
-     * the view first and the sequence after, since a memtable switch in between only hides writes
-     * newer than the view, and a single key read as of the switch is still a committed state.
-     */
-    private Snapshot readPoint(ReadOptions options, boolean exact) {
-        Snapshot s = options.snapshot();
-        if (s != null) {
-            if (s.db != this) {
-                throw new IllegalArgumentException("ReadOptions snapshot belongs to another store");
-            }
-            if (s.released()) {
-                throw new IllegalArgumentException("ReadOptions snapshot (sequence " + s.seq + ") was released");
-            }
-            return s;
-        }
-        if (!exact) {
-            ReadView v = view;
-            return new Snapshot(this, v, lastPublishedSeq);
-        }
-        synchronized (viewLock) {
-            return new Snapshot(this, view, lastPublishedSeq);
-        }
-    }
-
     // ---------------------------------------------------------------- maintenance
 
     /**
-     * Makes every acknowledged write durable: forces the write-ahead log (writes made with the log
-     * disabled stay in memory until a flush to segments writes them out).
+     * Writes the memtable to segments and waits until it (and every memtable switched out before
+     * it) is flushed, as RocksDB's {@code flush} with {@code waitForFlush}. Afterwards every write
+     * acknowledged before the call is in segments, including writes made with the log disabled.
+     *
+     * @throws IllegalStateException the store is closed or a background job failed
      */
     public void flush() {
         checkOpen();
+        commit(new PendingWrite(null, false, false, commitLock.newCondition()));
+        long target;
+        stateLock.lock();
         try {
-            log.force(); // every acknowledged write is already appended; forcing may run beside a commit's append
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot force write-ahead log " + log.path(), e);
+            target = flushesDone + view.immutables.size();
+            while (flushesDone < target) {
+                if (backgroundFailure != null) {
+                    refuseAfterFailure();
+                }
+                if (closing) {
+                    throw closedError();
+                }
+                stateChanged.awaitUninterruptibly();
+            }
+        } finally {
+            stateLock.unlock();
         }
     }
 
-    /** Compacts the whole key range. With every record still in the memtable there is nothing on disk to compact. */
+    /**
+     * Compacts the whole key range into the bottom of the tree, as RocksDB's {@code compactRange()}
+     * with a forced bottommost compaction: first a {@link #flush()}, then every segment merged into
+     * one sorted run (split at the target file size in the partitioned layout) with tombstones and
+     * every value they hide dropped. Background compactions pause meanwhile.
+     */
     public void compactRange() {
-        checkOpen();
+        flush();
+        stateLock.lock();
+        try {
+            manualCompactions++;
+        } finally {
+            stateLock.unlock();
+        }
+        try {
+            background.compactAll();
+        } finally {
+            stateLock.lock();
+            try {
+                manualCompactions--;
+                stateChanged.signalAll();
+            } finally {
+                stateLock.unlock();
+            }
+        }
     }
 
     /**
      * A store property, as RocksDB's {@code getProperty}: {@code everett.stats} (a multi-line
-     * report), {@code everett.num-files-at-level<N>}, {@code everett.estimate-num-keys},
-     * {@code everett.total-segment-bytes}.
+     * report: files and bytes per level, write amplification, flush and compaction work, stalls),
+     * {@code everett.num-files-at-level<N>}, {@code everett.estimate-num-keys} (live keys, estimated
+     * from record and tombstone counts), {@code everett.total-segment-bytes}.
      *
      * @throws IllegalArgumentException for an unknown property (the message lists the known ones)
      */
@@ -495,39 +763,79 @@ public final class EverettDB implements AutoCloseable {
         Objects.requireNonNull(property, "property");
         checkOpen();
         String levelPrefix = "everett.num-files-at-level";
-        if (property.startsWith(levelPrefix)) {
-            String n = property.substring(levelPrefix.length());
-            if (!n.isEmpty() && n.length() <= 2 && n.chars().allMatch(Character::isDigit) && Integer.parseInt(n) < NUM_LEVELS) {
-                return "0";
+        ReadView v = readPoint(DEFAULT_READ, false).view;
+        try {
+            if (property.startsWith(levelPrefix)) {
+                String n = property.substring(levelPrefix.length());
+                int max = options.levelLayout() == Layout.PARTITIONED ? options.numLevels() : MAX_REPORTED_LEVELS;
+                if (!n.isEmpty() && n.length() <= 2 && n.chars().allMatch(Character::isDigit) && Integer.parseInt(n) < max) {
+                    int level = Integer.parseInt(n);
+                    return Integer.toString(level < v.version.levelCount() ? v.version.level(level).size() : 0);
+                }
+                throw new IllegalArgumentException("property " + property + ": level must be 0…" + (max - 1));
             }
-            throw new IllegalArgumentException("property " + property + ": level must be 0…" + (NUM_LEVELS - 1));
+            return switch (property) {
+                case "everett.stats" -> statsReport(v);
+                case "everett.estimate-num-keys" -> Long.toString(estimateNumKeys(v));
+                case "everett.total-segment-bytes" -> Long.toString(segmentBytes(v.version));
+                default -> throw new IllegalArgumentException("unknown property " + property + " (known: everett.stats, "
+                        + "everett.num-files-at-level<N>, everett.estimate-num-keys, everett.total-segment-bytes)");
+            };
+        } finally {
+            v.release();
         }
-        return switch (property) {
-            case "everett.stats" -> stats();
-            case "everett.estimate-num-keys" -> Long.toString(estimateNumKeys());
-            case "everett.total-segment-bytes" -> "0";
-            default -> throw new IllegalArgumentException("unknown property " + property + " (known: everett.stats, "
-                    + "everett.num-files-at-level<N>, everett.estimate-num-keys, everett.total-segment-bytes)");
-        };
     }
 
-    private long estimateNumKeys() {
+    private static long estimateNumKeys(ReadView v) {
         long n = 0;
-        for (MemTable m : view.tables) {
+        for (MemTable m : v.tables) {
             n += m.entryCount();
         }
-        return n;
+        for (int level = 0; level < v.version.levelCount(); level++) {
+            for (SegmentMeta m : v.version.level(level)) {
+                n += m.records() - 2 * m.tombstones(); // a tombstone also cancels a record below it, as RocksDB estimates
+            }
+        }
+        return Math.max(0, n);
     }
 
-    private String stats() {
-        ReadView v = view;
+    private static long segmentBytes(Version version) {
+        long bytes = 0;
+        for (int level = 0; level < version.levelCount(); level++) {
+            bytes += version.levelBytes(level);
+        }
+        return bytes;
+    }
+
+    private int level0Files(Version version) {
+        return options.levelLayout() == Layout.PARTITIONED ? version.level(0).size() : version.levelCount();
+    }
+
+    private String statsReport(ReadView v) {
         StringBuilder s = new StringBuilder();
         s.append("store: ").append(dir).append('\n');
-        s.append("policy: ").append(StoreDescriptor.describe(policy)).append('\n');
+        s.append("policy: ").append(StoreDescriptor.describe(policy)).append(", layout ").append(options.levelLayout()).append('\n');
         s.append("sequence: ").append(lastPublishedSeq).append('\n');
-        s.append("memtable: ").append(v.active.entryCount()).append(" entries, ").append(v.active.approximateBytes()).append(" bytes\n");
-        s.append("immutable memtables: ").append(v.immutables.size()).append('\n');
+        s.append("level  files  bytes\n");
+        for (int level = 0; level < v.version.levelCount(); level++) {
+            s.append(String.format("%5d  %5d  %d%n", level, v.version.level(level).size(), v.version.levelBytes(level)));
+        }
+        s.append("segment bytes: ").append(segmentBytes(v.version)).append(", live segments ").append(tree.liveSegmentCount()).append('\n');
+        s.append("memtable: ").append(v.active.entryCount()).append(" entries, ").append(v.active.approximateBytes()).append(" bytes; ")
+                .append(v.immutables.size()).append(" immutable waiting for flush\n");
         s.append("snapshots: ").append(snapshots.size()).append('\n');
+        s.append(String.format("writes: %d operations, %d bytes, %d commit groups; log %d bytes, %d syncs%n",
+                stats.writes.sum(), stats.userBytes.sum(), stats.commitGroups.sum(), stats.walBytes.sum(), stats.walSyncs.sum()));
+        s.append(String.format("flushes: %d, %d records, %d bytes, %s; %d single delete/put pairs cancelled%n",
+                stats.flushes.sum(), stats.flushRecords.sum(), stats.flushBytes.sum(), StoreStats.millis(stats.flushNanos.sum()),
+                stats.singleDeletesCancelled.sum()));
+        s.append(String.format("compactions: %d (%d cancelled), %d bytes read, %d bytes written, %s%n",
+                stats.compactions.sum(), stats.compactionsCancelled.sum(), stats.compactionBytesRead.sum(),
+                stats.compactionBytesWritten.sum(), StoreStats.millis(stats.compactionNanos.sum())));
+        s.append(String.format("write amplification: %.2f (segment bytes written per byte flushed)%n", stats.writeAmplification()));
+        s.append(String.format("stalls: %d slowdowns (%s), stopped %s on level 0, %s on memtables%n", stats.slowdowns.sum(),
+                StoreStats.millis(stats.slowdownNanos.sum()), StoreStats.millis(stats.stopNanos.sum()),
+                StoreStats.millis(stats.memtableStallNanos.sum())));
         s.append("write-ahead log: ").append(log.path().getFileName()).append(", ").append(log.bytesWritten()).append(" bytes\n");
         for (LogReplay.Result r : recovery) {
             s.append("recovered ").append(r.file().getFileName()).append(": ").append(r.batches()).append(" batches");
@@ -536,7 +844,25 @@ public final class EverettDB implements AutoCloseable {
             }
             s.append('\n');
         }
+        Throwable f = backgroundFailure;
+        if (f != null) {
+            s.append("failed: ").append(f).append('\n');
+        }
         return s.toString();
+    }
+
+    /** Segments in the current version, and segments whose files exist (the current version's and those still pinned). */
+    int[] segmentCounts() {
+        ReadView v = readPoint(DEFAULT_READ, false).view;
+        try {
+            int n = 0;
+            for (int level = 0; level < v.version.levelCount(); level++) {
+                n += v.version.level(level).size();
+            }
+            return new int[] {n, tree.liveSegmentCount()};
+        } finally {
+            v.release();
+        }
     }
 
     /** What the last open replayed from each log. */
@@ -544,11 +870,125 @@ public final class EverettDB implements AutoCloseable {
         return recovery;
     }
 
+    // ---------------------------------------------------------------- background hooks
+
+    LsmTree tree() {
+        return tree;
+    }
+
+    StoreStats stats() {
+        return stats;
+    }
+
+    boolean closing() {
+        return closing;
+    }
+
+    /** The oldest memtable waiting for its flush, or null; waits up to {@code millis} for one. */
+    MemTable awaitImmutable(long millis) throws InterruptedException {
+        stateLock.lock();
+        try {
+            if (view.immutables.isEmpty() && !closing) {
+                stateChanged.await(millis, TimeUnit.MILLISECONDS);
+            }
+            return view.immutables.isEmpty() || closing ? null : view.immutables.getLast();
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Host state for the tree once {@code flushed} is in segments. */
+    static byte[] hostStateAfter(MemTable flushed) {
+        return HostState.encode(flushed.nextLogNumber(), flushed.lastSeqAtFreeze());
+    }
+
+    /** A flush of {@code flushed} landed: retire it from the view, delete the logs it alone needed. */
+    void flushInstalled(MemTable flushed) {
+        stateLock.lock();
+        try {
+            ReadView v = view;
+            List<MemTable> imms = new ArrayList<>(v.immutables);
+            if (imms.getLast() != flushed) {
+                throw new IllegalStateException("flushed a memtable that is not the oldest immutable one");
+            }
+            imms.removeLast();
+            install(new ReadView(v.active, imms, tree.current()));
+            flushesDone++;
+            stateChanged.signalAll();
+        } finally {
+            stateLock.unlock();
+        }
+        try {
+            for (Path p : files.list(dir)) {
+                long n = WriteAheadLog.numberOf(p);
+                if (n >= 0 && n < flushed.nextLogNumber()) {
+                    files.delete(p);
+                }
+            }
+        } catch (IOException e) {
+            // The manifest no longer needs them; the next open deletes what is left.
+        }
+    }
+
+    /** A compaction landed: read the tree's new version from now on. */
+    void versionChanged() {
+        stateLock.lock();
+        try {
+            ReadView v = view;
+            install(new ReadView(v.active, v.immutables, tree.current()));
+            stateChanged.signalAll();
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Background compactions wait while a manual compaction runs. */
+    boolean manualCompactionRunning() {
+        stateLock.lock();
+        try {
+            return manualCompactions > 0;
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Wakes waiters without a state change (background threads polling, close). */
+    void signalState() {
+        stateLock.lock();
+        try {
+            stateChanged.signalAll();
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Waits up to {@code millis} for a state change. */
+    void awaitState(long millis) throws InterruptedException {
+        stateLock.lock();
+        try {
+            if (!closing) {
+                stateChanged.await(millis, TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** A background job failed: writes are refused from now on, and waiters wake to see it. */
+    void backgroundFailed(Throwable t) {
+        if (backgroundFailure == null) {
+            backgroundFailure = t;
+        }
+        signalState();
+    }
+
     // ---------------------------------------------------------------- lifecycle
 
     /**
-     * Waits for writes in flight, forces and closes the log and releases the store's lock.
-     * Snapshots and iterators still open become unusable. Closing twice does nothing.
+     * Waits for writes in flight and the flush under way, cancels running compactions (their
+     * outputs are deleted), forces and closes the log, closes the tree and releases the store's
+     * lock. Memtables not yet flushed are in the log and come back at the next open. Snapshots
+     * and iterators still open become unusable. Closing twice does nothing.
      */
     @Override
     public void close() {
@@ -564,23 +1004,40 @@ public final class EverettDB implements AutoCloseable {
         } finally {
             commitLock.unlock();
         }
-        IOException failure = null;
+        closing = true;
+        signalState();
+        Throwable failure = null;
         try {
-            if (writeFailure == null) {
-                log.force();
-            }
-        } catch (IOException e) {
+            background.stop();
+        } catch (RuntimeException e) {
             failure = e;
         }
+        for (Snapshot s : List.copyOf(snapshots)) {
+            releaseSnapshot(s);
+        }
+        stateLock.lock();
         try {
+            view.release();
+        } finally {
+            stateLock.unlock();
+        }
+        try {
+            if (backgroundFailure == null) {
+                log.force();
+            }
             log.close();
         } catch (IOException e) {
             failure = failure == null ? e : failure;
         }
-        snapshots.clear();
+        try {
+            tree.close();
+        } catch (IOException e) {
+            failure = failure == null ? e : failure;
+        }
         releaseLock();
         if (failure != null) {
-            throw new UncheckedIOException("closing write-ahead log " + log.path() + " failed", failure);
+            throw new UncheckedIOException("closing store at " + dir + " failed: " + failure,
+                    failure instanceof IOException io ? io : new IOException(failure));
         }
     }
 
@@ -606,5 +1063,31 @@ public final class EverettDB implements AutoCloseable {
     /** The directory the store lives in. */
     public Path directory() {
         return dir;
+    }
+
+    /**
+     * What the store keeps in each manifest edit it makes: the first log recovery still needs and
+     * the last sequence number the flushed segments cover (16 bytes, little-endian).
+     */
+    record HostState(long minLogNumber, long lastSeq) {
+        static byte[] encode(long minLogNumber, long lastSeq) {
+            return ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(minLogNumber).putLong(lastSeq).array();
+        }
+
+        static HostState decode(byte[] b, Path manifestDir) {
+            if (b.length == 0) {
+                return new HostState(0, 0);
+            }
+            if (b.length != 16) {
+                throw new CorruptFileException(manifestDir, 0, "the manifest's host state is " + b.length + " bytes, 16 expected");
+            }
+            ByteBuffer in = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+            long minLog = in.getLong();
+            long seq = in.getLong();
+            if (minLog < 0 || seq < 0) {
+                throw new CorruptFileException(manifestDir, 0, "the manifest's host state holds a negative log number or sequence");
+            }
+            return new HostState(minLog, seq);
+        }
     }
 }

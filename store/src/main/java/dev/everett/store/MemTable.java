@@ -34,17 +34,20 @@ final class MemTable {
 
     private final ConcurrentSkipListSet<Entry> entries = new ConcurrentSkipListSet<>(ORDER);
     private final AtomicLong approximateBytes = new AtomicLong();
-    private final long id;
+    private final long logNumber;
     private volatile boolean frozen;
     private volatile long maxSeq = -1;
+    private volatile long nextLogNumber;
+    private volatile long lastSeqAtFreeze;
 
-    MemTable(long id) {
-        this.id = id;
+    /** A memtable whose writes go to log {@code logNumber} (the log started with it). */
+    MemTable(long logNumber) {
+        this.logNumber = logNumber;
     }
 
-    /** A number unique within the open store, increasing with creation. */
-    long id() {
-        return id;
+    /** The number of the log started with this memtable. */
+    long logNumber() {
+        return logNumber;
     }
 
     void add(byte[] key, long seq, byte type, byte[] value) {
@@ -80,8 +83,23 @@ final class MemTable {
         return maxSeq;
     }
 
-    void freeze() {
+    /**
+     * Makes the table immutable: later writes go to a new memtable and log {@code nextLogNumber};
+     * {@code lastSeq} is the last sequence number allocated before the switch. Once this table is
+     * flushed, recovery needs only logs from {@code nextLogNumber} on and restarts after {@code lastSeq}.
+     */
+    void freeze(long nextLogNumber, long lastSeq) {
+        this.nextLogNumber = nextLogNumber;
+        this.lastSeqAtFreeze = lastSeq;
         frozen = true;
+    }
+
+    long nextLogNumber() {
+        return nextLogNumber;
+    }
+
+    long lastSeqAtFreeze() {
+        return lastSeqAtFreeze;
     }
 
     boolean frozen() {

@@ -6,6 +6,7 @@ import dev.everett.api.SegmentFormat;
 import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueWidth;
+import dev.everett.compaction.Layout;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,20 +17,19 @@ import java.util.zip.CRC32C;
 
 /**
  * The {@code STORE} file: what a store was created with and every later open must agree on (the
- * segment policy). Text, one {@code name=value} a line, after a first line {@code everett-store 1},
+ * segment policy and the level layout). Text, one {@code name=value} a line, after a first line {@code everett-store 1},
  * ending with {@code crc32c=<hex>} over every byte before that line. Written once, atomically.
  */
-final class StoreDescriptor {
+record StoreDescriptor(Policy policy, Layout layout) {
 
     static final String FILE_NAME = "STORE";
     private static final String FIRST_LINE = "everett-store 1";
 
-    private StoreDescriptor() {
-    }
-
-    static void write(StoreFiles files, Path dir, Policy policy) throws IOException {
+    static void write(StoreFiles files, Path dir, StoreDescriptor descriptor) throws IOException {
         StringBuilder s = new StringBuilder(FIRST_LINE).append('\n');
-        for (Map.Entry<String, String> e : fields(policy).entrySet()) {
+        Map<String, String> fields = fields(descriptor.policy);
+        fields.put("tree.layout", descriptor.layout.name());
+        for (Map.Entry<String, String> e : fields.entrySet()) {
             s.append(e.getKey()).append('=').append(e.getValue()).append('\n');
         }
         byte[] body = s.toString().getBytes(StandardCharsets.UTF_8);
@@ -39,8 +39,8 @@ final class StoreDescriptor {
         files.writeAtomically(dir.resolve(FILE_NAME), all.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Reads the policy the store holds; a damaged file is refused naming the offset and rule. */
-    static Policy read(StoreFiles files, Path dir) throws IOException {
+    /** Reads what the store holds; a damaged file is refused naming the offset and rule. */
+    static StoreDescriptor read(StoreFiles files, Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
         byte[] b = files.readAll(file);
         String text = new String(b, StandardCharsets.UTF_8);
@@ -67,13 +67,14 @@ final class StoreDescriptor {
             offset += line.getBytes(StandardCharsets.UTF_8).length + 1;
         }
         try {
-            return new Policy(Unit.valueOf(need(f, "policy.unit")),
+            return new StoreDescriptor(new Policy(Unit.valueOf(need(f, "policy.unit")),
                     Integer.parseInt(need(f, "policy.blockWidth")),
                     Long.parseLong(need(f, "policy.groupSize")),
                     new ValueWidth(Long.parseLong(need(f, "policy.valueWidth"))),
                     new BackspaceCode(Integer.parseInt(need(f, "policy.backspaceCode")), Long.parseLong(need(f, "policy.backspaceParameter"))),
                     ValueGrammar.valueOf(need(f, "policy.grammar")),
-                    SegmentFormat.valueOf(need(f, "policy.format")));
+                    SegmentFormat.valueOf(need(f, "policy.format"))),
+                    Layout.valueOf(need(f, "tree.layout")));
         } catch (IllegalArgumentException e) {
             throw new CorruptFileException(file, 0, "descriptor policy is invalid: " + e.getMessage());
         }

@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,17 +161,79 @@ class RecoveryTest {
         assertTrue(e.rule().contains("CRC32C"), e.rule());
     }
 
+    /** Writes until a flush is attempted under an armed crash; returns the keys acknowledged. */
+    private int writeUntilCrash(Path db, CrashingTreeFiles crash) {
+        EverettDB d = EverettDB.open(db, new DBOptions().setWriteBufferSize(4096).setTreeFiles(crash));
+        crash.arm();
+        int acknowledged = 0;
+        try {
+            for (int i = 0; i < 100_000 && !crash.crashed(); i++) {
+                d.put(b("k" + i), b("value-" + i));
+                acknowledged = i + 1;
+            }
+            // Writes after the crash are refused once the failed flush is noticed; keep going until then.
+            for (int i = acknowledged; i < acknowledged + 100_000; i++) {
+                d.put(b("k" + i), b("value-" + i));
+                acknowledged = i + 1;
+            }
+        } catch (IllegalStateException refused) {
+            assertTrue(refused.getMessage().contains("refuses writes"), refused.getMessage());
+        }
+        assertTrue(crash.crashed(), "the flush reached its manifest edit");
+        try {
+            d.close();
+        } catch (UncheckedIOException expected) {
+            // The crashed file system fails the tree's close too.
+        }
+        return acknowledged;
+    }
+
+    @Test
+    void crashBetweenFlushOutputAndManifestEditLosesNoAcknowledgedWrite() throws IOException {
+        Path db = dir.resolve("db");
+        int acknowledged = writeUntilCrash(db, new CrashingTreeFiles());
+        try (EverettDB d = EverettDB.open(db)) {
+            for (int i = 0; i < acknowledged; i++) {
+                assertArrayEquals(b("value-" + i), d.get(b("k" + i)), "k" + i);
+            }
+            assertNull(d.get(b("k" + acknowledged)));
+            d.compactRange();
+            for (int i = 0; i < acknowledged; i += 7) {
+                assertArrayEquals(b("value-" + i), d.get(b("k" + i)), "k" + i + " after compaction");
+            }
+        }
+        assertTrue(assertNoOrphanSegments(db, new DBOptions()) > 0, "the compaction left segments");
+    }
+
     @Test
     void tornTailInAnEarlierLogIsDamage() throws IOException {
         Path db = dir.resolve("db");
-        Path first = writeAndAbandon(db, 4);
-        try (EverettDB d = EverettDB.open(db)) {
-            d.put(b("later"), b("x"));
+        writeUntilCrash(db, new CrashingTreeFiles());
+        List<Path> logs = new ArrayList<>();
+        try (Stream<Path> s = Files.list(db)) {
+            s.filter(p -> WriteAheadLog.numberOf(p) >= 0).sorted().forEach(logs::add);
         }
-        try (FileChannel ch = FileChannel.open(first, StandardOpenOption.WRITE)) {
+        assertTrue(logs.size() >= 2, "a switched-out memtable's log and the active one remain: " + logs);
+        try (FileChannel ch = FileChannel.open(logs.getFirst(), StandardOpenOption.WRITE)) {
             ch.truncate(ch.size() - 2);
         }
         CorruptFileException e = assertThrows(CorruptFileException.class, () -> EverettDB.open(db));
-        assertEquals(first, e.file());
+        assertEquals(logs.getFirst(), e.file());
+        assertTrue(e.rule().contains("later log"), e.rule());
+    }
+
+    /** Every segment directory on disk belongs to the tree's current version. */
+    static long assertNoOrphanSegments(Path db, DBOptions options) throws IOException {
+        Path segments = db.resolve(EverettDB.TREE_DIR).resolve("segments");
+        long onDisk;
+        try (Stream<Path> s = Files.exists(segments) ? Files.list(segments) : Stream.empty()) {
+            onDisk = s.count();
+        }
+        try (EverettDB d = EverettDB.open(db, options)) {
+            int[] counts = d.segmentCounts();
+            assertEquals(counts[0], counts[1], "with nothing pinned, the live segments are the version's");
+            assertEquals(counts[0], onDisk, "segment directories on disk vs segments in the version");
+            return onDisk;
+        }
     }
 }

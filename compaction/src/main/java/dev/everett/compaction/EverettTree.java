@@ -1,0 +1,487 @@
+package dev.everett.compaction;
+
+import dev.everett.api.ObjectId;
+import dev.everett.api.TombstonePolicy;
+import dev.everett.api.ValueMerger;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The {@link LsmTree}: a manifest, the current version and the segments under one directory.
+ * Edits are serialised under this object's lock; building outputs (flushes, merges, indexes)
+ * happens outside it.
+ */
+final class EverettTree implements LsmTree {
+    static final String SEGMENTS = "segments";
+    static final String CHAINS = "chains";
+
+    private final Path dir;
+    private final TreeOptions options;
+    private final StorageFiles files;
+    private final SegmentFiles segments;
+    private final Path chains;
+    private Manifest manifest;
+    private VersionCore current;
+    /** Versions alive (current or referenced) holding each segment or chain directory. */
+    private final Map<ObjectId, Integer> holders = new HashMap<>();
+    private final Set<ObjectId> compacting = new HashSet<>();
+    /** Deletions that failed (an I/O error), retried after the next edit and on open. */
+    private final Set<ObjectId> pendingDeletes = new HashSet<>();
+    private boolean closed;
+    /** Set when a manifest append failed and the rollover after it too: no further edits. */
+    private IOException broken;
+
+    private EverettTree(Path dir, TreeOptions options, SegmentFiles segments) {
+        this.dir = dir;
+        this.options = options;
+        this.files = options.files();
+        this.segments = segments;
+        this.chains = dir.resolve(CHAINS);
+    }
+
+    static EverettTree open(Path dir, TreeOptions options) throws IOException {
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(options, "options");
+        StorageFiles files = options.files();
+        files.createDirectories(dir);
+        Manifest.Replayed replayed = Manifest.replay(files, dir, options.layout());
+        SegmentFiles segments = SegmentFiles.open(dir.resolve(SEGMENTS), options.policy(), options.store(), files);
+        EverettTree tree = new EverettTree(dir, options, segments);
+        boolean ok = false;
+        try {
+            files.createDirectories(tree.chains);
+            for (ObjectId id : replayed.levels().ids()) {
+                if (!files.exists(segments.segmentDirectory(id))) {
+                    throw new CorruptManifestException(replayed.file(), 0, "manifest names segment " + id + ", which is missing from " + segments.directory());
+                }
+            }
+            VersionCore core = VersionCore.open(replayed.levels(), segments, tree.chains);
+            tree.install(core);
+            tree.manifest = Manifest.create(files, dir, replayed.manifestNumber(), replayed.file(),
+                    replayed.levels().snapshot(replayed.levels().number()));
+            tree.deleteUnnamed();
+            ok = true;
+            return tree;
+        } finally {
+            if (!ok) {
+                tree.closeQuietly();
+            }
+        }
+    }
+
+    /** Deletes what no edit names: segment and chain directories, old manifests, temporary files. */
+    private void deleteUnnamed() throws IOException {
+        Set<ObjectId> live = new HashSet<>(holders.keySet());
+        for (ObjectId id : segments.list()) {
+            if (!live.contains(id)) {
+                segments.deleteTree(segments.segmentDirectory(id));
+            }
+        }
+        for (Path p : files.list(chains)) {
+            ObjectId id = SegmentFiles.parseSegmentName(p.getFileName().toString());
+            if (id == null || !live.contains(id)) {
+                segments.deleteTree(p);
+            }
+        }
+        for (Path p : files.list(dir)) {
+            String name = p.getFileName().toString();
+            if ((name.startsWith(Manifest.PREFIX) && !p.equals(manifest.file())) || name.equals(Manifest.CURRENT + ".tmp")) {
+                files.delete(p);
+            }
+        }
+        files.forceDirectory(dir);
+        pendingDeletes.clear();
+    }
+
+    @Override
+    public Path directory() {
+        return dir;
+    }
+
+    @Override
+    public TreeOptions options() {
+        return options;
+    }
+
+    @Override
+    public synchronized Version current() {
+        requireOpen();
+        retain(current);
+        return new TreeVersion(this, current);
+    }
+
+    /** Makes {@code core} current, holding its files, and releases the previous one. */
+    private void install(VersionCore core) {
+        core.references++;
+        for (ObjectId id : core.held()) {
+            holders.merge(id, 1, Integer::sum);
+        }
+        VersionCore old = current;
+        current = core;
+        if (old != null) {
+            release(old);
+        }
+    }
+
+    synchronized void retain(VersionCore core) {
+        if (core.references <= 0) {
+            throw new IllegalStateException("version " + core.levels.number() + " is already released");
+        }
+        core.references++;
+    }
+
+    synchronized void release(VersionCore core) {
+        if (--core.references > 0) {
+            return;
+        }
+        core.close();
+        for (ObjectId id : core.held()) {
+            if (holders.merge(id, -1, Integer::sum) == 0) {
+                holders.remove(id);
+                pendingDeletes.add(id);
+            }
+        }
+        deletePending();
+    }
+
+    /** Deletes the segments and chains no version holds any more; a failure leaves them for later. */
+    private void deletePending() {
+        for (var it = pendingDeletes.iterator(); it.hasNext(); ) {
+            ObjectId id = it.next();
+            if (holders.containsKey(id)) {
+                it.remove();
+                continue;
+            }
+            try {
+                Path chain = WholeRunChain.directory(chains, id);
+                if (files.exists(chain)) {
+                    segments.deleteTree(chain);
+                } else {
+                    segments.delete(id);
+                }
+                it.remove();
+            } catch (IOException | RuntimeException e) {
+                // Kept in pendingDeletes: retried after the next edit, and swept on open.
+            }
+        }
+    }
+
+    /**
+     * Applies {@code edit} to the current version: opens the new version, appends the edit to
+     * the manifest (durable when this returns) and installs it. If the append fails nothing
+     * changes and the manifest rolls over to a fresh snapshot, since the failed append may have
+     * left a partial record.
+     */
+    private synchronized void commit(Edit edit) throws IOException {
+        requireOpen();
+        if (broken != null) {
+            throw new IOException("the manifest could not be rewritten after an earlier failure; reopen the tree", broken);
+        }
+        Levels next = current.levels.apply(edit);
+        VersionCore core = VersionCore.open(next, segments, chains);
+        try {
+            manifest.append(edit);
+        } catch (IOException | RuntimeException e) {
+            core.close();
+            try {
+                manifest = Manifest.create(files, dir, manifest.number(), manifest.file(), current.levels.snapshot(current.levels.number()));
+            } catch (IOException again) {
+                broken = again;
+                e.addSuppressed(again);
+            }
+            throw e;
+        }
+        install(core);
+    }
+
+    private long nextEditNumber() {
+        return current.levels.number() + 1;
+    }
+
+    @Override
+    public List<SegmentMeta> flush(SortedEntries entries, byte[] hostState) throws IOException {
+        requireOpen();
+        long target = options.layout() == Layout.PARTITIONED ? options.targetFileBytes() : Long.MAX_VALUE;
+        List<SegmentMeta> metas = segments.flush(entries, target, null);
+        WholeRunChain.State chain = null;
+        boolean ok = false;
+        try {
+            synchronized (this) {
+                List<Edit.Added> added = new ArrayList<>();
+                for (SegmentMeta m : metas) {
+                    added.add(new Edit.Added(0, m));
+                }
+                if (options.layout() == Layout.WHOLE_RUN && !metas.isEmpty()) {
+                    List<SegmentMeta> runs = new ArrayList<>(metas);
+                    runs.addAll(runs(current.levels));
+                    chain = WholeRunChain.build(segments, chains, current.levels.chain(), runs(current.levels), runs);
+                }
+                commit(new Edit(nextEditNumber(), false, null, hostState == null ? null : hostState.clone(), List.of(), added, chain));
+            }
+            ok = true;
+            return metas;
+        } finally {
+            if (!ok) {
+                discard(metas, chain);
+            }
+        }
+    }
+
+    /** Deletes outputs that never became part of a version. */
+    private void discard(List<SegmentMeta> metas, WholeRunChain.State chain) {
+        List<ObjectId> ids = new ArrayList<>();
+        for (SegmentMeta m : metas) {
+            ids.add(m.id());
+        }
+        segments.deleteQuietly(ids);
+        if (chain != null) {
+            try {
+                segments.deleteTree(WholeRunChain.directory(chains, chain.id()));
+            } catch (IOException | RuntimeException ignored) {
+                // Swept on open: no edit names it.
+            }
+        }
+    }
+
+    private static List<SegmentMeta> runs(Levels levels) {
+        List<SegmentMeta> out = new ArrayList<>();
+        for (List<SegmentMeta> l : levels.levels()) {
+            out.addAll(l);
+        }
+        return out;
+    }
+
+    @Override
+    public synchronized void recordHostState(byte[] hostState) throws IOException {
+        Objects.requireNonNull(hostState, "hostState");
+        commit(new Edit(nextEditNumber(), false, null, hostState.clone(), List.of(), List.of(), null));
+    }
+
+    @Override
+    public Optional<CompactionPlan> pickCompaction() {
+        try (Version v = current()) {
+            Set<ObjectId> busy;
+            synchronized (this) {
+                busy = Set.copyOf(compacting);
+            }
+            return options.picker().pick(v, busy);
+        }
+    }
+
+    @Override
+    public synchronized Set<ObjectId> compacting() {
+        return Set.copyOf(compacting);
+    }
+
+    @Override
+    public CompactionJob compact(CompactionPlan plan, ValueMerger values) throws IOException {
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(values, "values");
+        TreeVersion held;
+        synchronized (this) {
+            requireOpen();
+            check(plan, current.levels);
+            for (SegmentMeta m : plan.inputs()) {
+                compacting.add(m.id());
+            }
+            retain(current);
+            held = new TreeVersion(this, current);
+        }
+        try {
+            long target = options.layout() == Layout.PARTITIONED ? options.targetFileBytes() : Long.MAX_VALUE;
+            return new TreeCompaction(plan, held, values, target);
+        } catch (IOException | RuntimeException e) {
+            releasePlan(plan, held);
+            throw e;
+        }
+    }
+
+    private synchronized void releasePlan(CompactionPlan plan, TreeVersion held) {
+        for (SegmentMeta m : plan.inputs()) {
+            compacting.remove(m.id());
+        }
+        held.close();
+    }
+
+    /** Checks that a plan fits the current version and keeps the layout's rules. */
+    private void check(CompactionPlan plan, Levels levels) {
+        Set<ObjectId> inputs = new HashSet<>();
+        int[] levelOf = new int[plan.inputs().size()];
+        for (int i = 0; i < plan.inputs().size(); i++) {
+            SegmentMeta m = plan.inputs().get(i);
+            int[] at = levels.find(m.id());
+            if (at == null) {
+                throw new IllegalArgumentException("compaction input " + m.id() + " is not in the current version");
+            }
+            if (!levels.level(at[0]).get(at[1]).equals(m)) {
+                throw new IllegalArgumentException("compaction input " + m.id() + " differs from the version's metadata");
+            }
+            if (compacting.contains(m.id()) || !inputs.add(m.id())) {
+                throw new IllegalArgumentException("compaction input " + m.id() + " is already being compacted or listed twice");
+            }
+            levelOf[i] = at[0];
+        }
+        if (levels.layout() == Layout.WHOLE_RUN) {
+            // Adjacent runs, oldest first: levels n, n-1, ..., n-k+1.
+            for (int i = 1; i < levelOf.length; i++) {
+                if (levelOf[i] != levelOf[i - 1] - 1) {
+                    throw new IllegalArgumentException("whole-run compaction inputs must be adjacent runs, oldest first");
+                }
+            }
+            if (plan.dropTombstones() && levelOf[0] != levels.levels().size() - 1) {
+                throw new IllegalArgumentException("tombstones may be dropped only by a merge that includes the oldest run");
+            }
+            return;
+        }
+        int out = plan.outputLevel();
+        if (out < 1) {
+            throw new IllegalArgumentException("partitioned compactions write to level 1 or below, not " + out);
+        }
+        int minLevel = Integer.MAX_VALUE;
+        for (int i = 0; i < levelOf.length; i++) {
+            if (levelOf[i] > out) {
+                throw new IllegalArgumentException("input " + plan.inputs().get(i).id() + " at level " + levelOf[i] + " lies below output level " + out);
+            }
+            minLevel = Math.min(minLevel, levelOf[i]);
+        }
+        // Oldest first: deeper levels before shallower, and level 0 oldest to newest.
+        for (int i = 1; i < levelOf.length; i++) {
+            if (levelOf[i] > levelOf[i - 1]) {
+                throw new IllegalArgumentException("compaction inputs must be given oldest first (deeper levels first)");
+            }
+            if (levelOf[i] == 0 && levelOf[i - 1] == 0 && levels.find(plan.inputs().get(i).id())[1] > levels.find(plan.inputs().get(i - 1).id())[1]) {
+                throw new IllegalArgumentException("level-0 inputs must be given oldest first");
+            }
+        }
+        byte[][] range = LeveledPicker.range(plan.inputs());
+        if (minLevel == 0) {
+            // Level-0 inputs must be the oldest level-0 segments overlapping them: a newer one left
+            // out would end up above data older than it.
+            List<SegmentMeta> l0 = levels.level(0);
+            boolean seenInput = false;
+            for (SegmentMeta m : l0.reversed()) {
+                if (inputs.contains(m.id())) {
+                    seenInput = true;
+                } else if (!seenInput && !LeveledPicker.overlapping(List.of(m), range).isEmpty()) {
+                    throw new IllegalArgumentException("level-0 segment " + m.id() + " is older than the inputs and overlaps them but is not an input");
+                }
+            }
+        }
+        for (int n = Math.max(1, minLevel + 1); n <= out; n++) {
+            for (SegmentMeta m : LeveledPicker.overlapping(levels.level(n), range)) {
+                if (!inputs.contains(m.id())) {
+                    throw new IllegalArgumentException("segment " + m.id() + " at level " + n + " overlaps the inputs but is not one");
+                }
+            }
+        }
+        if (plan.dropTombstones() && !LeveledPicker.bottommost(levels::level, levels.levels().size(), out, range)) {
+            throw new IllegalArgumentException("tombstones may be dropped only where no level below " + out + " holds keys of the inputs");
+        }
+    }
+
+    /** A compaction whose finish installs its edit. */
+    private final class TreeCompaction extends SegmentCompaction {
+        private final CompactionPlan plan;
+        private final TreeVersion held;
+        private boolean released;
+
+        TreeCompaction(CompactionPlan plan, TreeVersion held, ValueMerger values, long target) throws IOException {
+            super(segments, plan.inputs(), values, plan.dropTombstones() ? TombstonePolicy.DROP : TombstonePolicy.KEEP, target, new byte[0]);
+            this.plan = plan;
+            this.held = held;
+        }
+
+        @Override
+        void installed(List<SegmentMeta> outputs) throws IOException {
+            synchronized (EverettTree.this) {
+                List<ObjectId> removed = new ArrayList<>();
+                for (SegmentMeta m : plan.inputs()) {
+                    removed.add(m.id());
+                }
+                List<Edit.Added> added = new ArrayList<>();
+                WholeRunChain.State chain = null;
+                if (options.layout() == Layout.WHOLE_RUN) {
+                    List<SegmentMeta> before = runs(current.levels);
+                    int top = before.indexOf(plan.inputs().getLast());
+                    List<SegmentMeta> after = new ArrayList<>(before);
+                    after.removeIf(m -> removed.contains(m.id()));
+                    for (SegmentMeta m : outputs) {
+                        added.add(new Edit.Added(top, m));
+                        after.add(top, m);
+                    }
+                    if (!after.isEmpty()) {
+                        chain = WholeRunChain.build(segments, chains, current.levels.chain(), before, after);
+                    }
+                } else {
+                    for (SegmentMeta m : outputs) {
+                        added.add(new Edit.Added(plan.outputLevel(), m));
+                    }
+                }
+                try {
+                    commit(new Edit(nextEditNumber(), false, null, null, removed, added, chain));
+                } catch (IOException | RuntimeException e) {
+                    if (chain != null) {
+                        segments.deleteTree(WholeRunChain.directory(chains, chain.id()));
+                    }
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                super.close();
+            } finally {
+                if (!released) {
+                    released = true;
+                    releasePlan(plan, held);
+                }
+            }
+        }
+    }
+
+    @Override
+    public synchronized int liveSegmentCount() {
+        int n = 0;
+        for (ObjectId id : holders.keySet()) {
+            if (!files.exists(WholeRunChain.directory(chains, id))) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    SegmentFiles segments() {
+        return segments;
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("tree closed: " + dir);
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        segments.close();
+    }
+
+    private void closeQuietly() {
+        closed = true;
+        segments.close();
+    }
+}

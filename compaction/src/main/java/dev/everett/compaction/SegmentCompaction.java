@@ -1,0 +1,265 @@
+package dev.everett.compaction;
+
+import dev.everett.api.MergeEngine;
+import dev.everett.api.MergeJob;
+import dev.everett.api.MergeOutput;
+import dev.everett.api.MergeProgress;
+import dev.everett.api.ObjectId;
+import dev.everett.api.ObjectStore;
+import dev.everett.api.SegmentReader;
+import dev.everett.api.TombstonePolicy;
+import dev.everett.api.ValueMerger;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+
+/**
+ * A compaction of segments of one {@link SegmentFiles}: the inputs' natives merged by the merge
+ * engine (on their encoded records, k-way) into outputs that roll over at key boundaries, each
+ * output in its own segment directory, indexed when the merge finishes. Before merging, each step
+ * verifies one input in full (checksums and framing), so a file damaged on disk fails the job
+ * instead of leaking into its outputs.
+ */
+class SegmentCompaction implements CompactionJob {
+    /** Configures a compaction; see {@link CompactionBuilder}. */
+    static final class Builder implements CompactionBuilder {
+        private final SegmentFiles segments;
+        private final List<SegmentMeta> inputs;
+        private ValueMerger values = ValueMerger.NEWER_WINS;
+        private TombstonePolicy tombstones = TombstonePolicy.KEEP;
+        private long targetFileBytes = Long.MAX_VALUE;
+        private byte[] hostBlob = new byte[0];
+
+        Builder(SegmentFiles segments, List<SegmentMeta> inputs) {
+            if (inputs.isEmpty()) {
+                throw new IllegalArgumentException("a compaction needs at least one input");
+            }
+            this.segments = segments;
+            this.inputs = inputs;
+        }
+
+        @Override
+        public CompactionBuilder values(ValueMerger merger) {
+            this.values = Objects.requireNonNull(merger, "merger");
+            return this;
+        }
+
+        @Override
+        public CompactionBuilder tombstones(TombstonePolicy policy) {
+            this.tombstones = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        @Override
+        public CompactionBuilder targetFileBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("target file bytes must be at least 1, got " + bytes);
+            }
+            this.targetFileBytes = bytes;
+            return this;
+        }
+
+        @Override
+        public CompactionBuilder hostBlob(byte[] blob) {
+            this.hostBlob = blob == null ? new byte[0] : blob.clone();
+            return this;
+        }
+
+        @Override
+        public CompactionJob start() throws IOException {
+            return new SegmentCompaction(segments, inputs, values, tombstones, targetFileBytes, hostBlob);
+        }
+    }
+
+    private enum State { VERIFYING, MERGING, FINISHED, FAILED, CLOSED }
+
+    private final SegmentFiles segments;
+    private final List<SegmentHandle> inputs = new ArrayList<>();
+    private final long totalRecords;
+    private final byte[] hostBlob;
+    private final MergeJob merge;
+    /** Output segments (identity and the store it is written in), in key order. */
+    private final List<ObjectId> outputIds = new ArrayList<>();
+    private final List<ObjectStore> outputStores = new ArrayList<>();
+    private volatile boolean cancelled;
+    private State state = State.VERIFYING;
+    private int verified;
+
+    SegmentCompaction(SegmentFiles segments, List<SegmentMeta> inputMetas, ValueMerger values, TombstonePolicy tombstones,
+                      long targetFileBytes, byte[] hostBlob) throws IOException {
+        this.segments = segments;
+        this.hostBlob = hostBlob;
+        boolean ok = false;
+        try {
+            List<SegmentReader> readers = new ArrayList<>();
+            long total = 0;
+            for (SegmentMeta m : inputMetas) {
+                SegmentHandle h = segments.open(m);
+                inputs.add(h);
+                readers.add(h.segment().natives());
+                total += m.records();
+            }
+            this.totalRecords = total;
+            this.merge = MergeEngine.load().merge(readers)
+                    .values(values)
+                    .tombstones(tombstones)
+                    .splitInto(targetFileBytes, this::nextOutput)
+                    .start();
+            ok = true;
+        } finally {
+            if (!ok) {
+                discardOutputs();
+                closeInputs();
+            }
+        }
+    }
+
+    /** Opens the store of output {@code ordinal} and names its native file. */
+    private java.nio.file.Path nextOutput(int ordinal) throws IOException {
+        ObjectId id = ObjectId.random();
+        outputIds.add(id);
+        segments.files().createDirectories(segments.segmentDirectory(id));
+        ObjectStore store = segments.engine().openObjectStore(segments.segmentDirectory(id), segments.policy(), segments.options());
+        outputStores.add(store);
+        return store.nativePath(id);
+    }
+
+    @Override
+    public CompactionProgress step(long budget) throws IOException {
+        if (budget < 1) {
+            throw new IllegalArgumentException("budget must be at least 1, got " + budget);
+        }
+        requireRunning();
+        if (cancelled) {
+            throw new CancellationException("compaction cancelled");
+        }
+        try {
+            if (state == State.VERIFYING) {
+                if (verified < inputs.size()) {
+                    inputs.get(verified).segment().natives().verify();
+                    verified++;
+                }
+                if (verified == inputs.size()) {
+                    state = State.MERGING;
+                }
+                return progress();
+            }
+            merge.step(budget);
+            return progress();
+        } catch (IOException | RuntimeException | Error e) {
+            state = State.FAILED;
+            throw e;
+        }
+    }
+
+    private void requireRunning() {
+        switch (state) {
+            case VERIFYING, MERGING -> { }
+            case FAILED -> throw new IllegalStateException("compaction failed earlier and cannot continue or publish");
+            case FINISHED -> throw new IllegalStateException("compaction already finished");
+            case CLOSED -> throw new IllegalStateException("compaction closed");
+        }
+    }
+
+    @Override
+    public boolean done() {
+        return state == State.MERGING && merge.done();
+    }
+
+    @Override
+    public CompactionProgress progress() {
+        MergeProgress p = merge.progress();
+        return new CompactionProgress(p.keys(), p.inputRecords(), totalRecords, outputIds.size());
+    }
+
+    @Override
+    public void cancel() {
+        cancelled = true;
+    }
+
+    @Override
+    public boolean cancelled() {
+        return cancelled;
+    }
+
+    @Override
+    public List<SegmentMeta> finish() throws IOException {
+        requireRunning();
+        if (cancelled) {
+            throw new CancellationException("compaction cancelled");
+        }
+        if (!done()) {
+            throw new IllegalStateException("finish() before every input is merged (" + progress() + ")");
+        }
+        try {
+            List<MergeOutput> outs = merge.finishAll();
+            List<SegmentMeta> metas = new ArrayList<>();
+            for (int i = 0; i < outs.size(); i++) {
+                MergeOutput o = outs.get(i);
+                ObjectId id = outputIds.get(i);
+                ObjectStore store = outputStores.get(i);
+                if (o.segment().recordCount() == 0) {
+                    continue; // every key dropped: the empty output is deleted with the unused ones below
+                }
+                metas.add(segments.describe(store, id, store.indexSegment(id), o.tombstones(), hostBlob));
+            }
+            List<SegmentMeta> result = List.copyOf(metas);
+            installed(result);
+            state = State.FINISHED;
+            closeOutputStores();
+            // Outputs left empty are not part of the result: delete them now.
+            List<ObjectId> unused = new ArrayList<>(outputIds);
+            for (SegmentMeta m : result) {
+                unused.remove(m.id());
+            }
+            segments.deleteQuietly(unused);
+            return result;
+        } catch (IOException | RuntimeException | Error e) {
+            state = State.FAILED;
+            throw e;
+        }
+    }
+
+    /** Called with the outputs once they are all published and indexed; a tree installs its edit here. */
+    void installed(List<SegmentMeta> outputs) throws IOException {
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (state == State.CLOSED) {
+            return;
+        }
+        boolean finished = state == State.FINISHED;
+        state = State.CLOSED;
+        try {
+            merge.close();
+        } finally {
+            closeOutputStores();
+            if (!finished) {
+                discardOutputs();
+            }
+            closeInputs();
+        }
+    }
+
+    private void closeOutputStores() {
+        for (ObjectStore s : outputStores) {
+            s.close();
+        }
+        outputStores.clear();
+    }
+
+    private void discardOutputs() {
+        closeOutputStores();
+        segments.deleteQuietly(outputIds);
+    }
+
+    private void closeInputs() {
+        for (SegmentHandle h : inputs) {
+            h.close();
+        }
+        inputs.clear();
+    }
+}

@@ -1,0 +1,93 @@
+package dev.everett.compaction;
+
+import dev.everett.api.KeyRange;
+import dev.everett.api.Lookup;
+import java.util.List;
+import java.util.Objects;
+
+/** One reference to a {@link VersionCore}, handed to a host. */
+final class TreeVersion implements Version {
+    private final EverettTree tree;
+    final VersionCore core;
+    private volatile boolean closed;
+
+    TreeVersion(EverettTree tree, VersionCore core) {
+        this.tree = tree;
+        this.core = core;
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("version " + core.levels.number() + " closed");
+        }
+    }
+
+    @Override
+    public long number() {
+        return core.levels.number();
+    }
+
+    @Override
+    public Layout layout() {
+        return core.levels.layout();
+    }
+
+    @Override
+    public int levelCount() {
+        return core.levels.levels().size();
+    }
+
+    @Override
+    public List<SegmentMeta> level(int level) {
+        if (level < 0) {
+            throw new IllegalArgumentException("level must be 0 or more, got " + level);
+        }
+        return core.levels.level(level);
+    }
+
+    @Override
+    public long levelBytes(int level) {
+        return core.levelBytes(level);
+    }
+
+    @Override
+    public byte[] hostState() {
+        return core.levels.hostState().clone();
+    }
+
+    @Override
+    public Lookup get(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        requireOpen();
+        return core.get(key);
+    }
+
+    @Override
+    public TreeCursor cursor(KeyRange range) {
+        Objects.requireNonNull(range, "range");
+        requireOpen();
+        tree.retain(core);
+        try {
+            return new MergedCursor(core.children(range), () -> tree.release(core));
+        } catch (RuntimeException e) {
+            tree.release(core);
+            throw e;
+        }
+    }
+
+    @Override
+    public Version retain() {
+        requireOpen();
+        tree.retain(core);
+        return new TreeVersion(tree, core);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        tree.release(core);
+    }
+}

@@ -1,0 +1,153 @@
+package dev.everett.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.everett.api.KeyOrderException;
+import dev.everett.api.ObjectStoreOptions;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentCursor;
+import dev.everett.api.TombstonePolicy;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Flush and compaction through {@link SegmentFiles} against a TreeMap model. */
+class SegmentFilesTest {
+    @TempDir
+    Path dir;
+
+    private SegmentFiles open() throws IOException {
+        return SegmentFiles.open(dir.resolve("segments"), Policy.defaultBytes(), ObjectStoreOptions.defaults(), StorageFiles.system());
+    }
+
+    /** The records of the segments, in order, each segment verified; checks their metadata too. */
+    static TreeMap<byte[], byte[]> read(SegmentFiles files, List<SegmentMeta> segments) throws IOException {
+        TreeMap<byte[], byte[]> out = Fixtures.newModel();
+        byte[] last = null;
+        for (SegmentMeta m : segments) {
+            try (SegmentHandle h = files.open(m)) {
+                h.segment().verify();
+                h.segment().natives().verify();
+                long records = 0;
+                long tombstones = 0;
+                byte[] first = null;
+                byte[] k = null;
+                try (SegmentCursor c = h.segment().natives().cursor()) {
+                    while (c.next()) {
+                        k = c.keyBytes();
+                        if (first == null) {
+                            first = k;
+                        }
+                        records++;
+                        if (c.isTombstone()) {
+                            tombstones++;
+                        }
+                        out.put(k, c.valueBytes());
+                    }
+                }
+                assertArrayEquals(first, m.smallestKey(), "smallest key of " + m);
+                assertArrayEquals(k, m.largestKey(), "largest key of " + m);
+                assertEquals(records, m.records());
+                assertEquals(tombstones, m.tombstones());
+                assertTrue(m.nativeBytes() > 0 && m.indexBytes() > 0, m.toString());
+                if (last != null) {
+                    assertTrue(java.util.Arrays.compareUnsigned(last, first) < 0, "segments in key order, disjoint");
+                }
+                last = k;
+                SegmentMeta back = SegmentMeta.fromBytes(m.toBytes(), 0, m.toBytes().length, Path.of("meta"), 0);
+                assertEquals(m, back);
+            }
+        }
+        return out;
+    }
+
+    static void assertSameModel(Map<byte[], byte[]> expected, Map<byte[], byte[]> actual) {
+        List<String> e = new ArrayList<>();
+        expected.forEach((k, v) -> e.add(Fixtures.hex(k) + "=" + Fixtures.hex(v)));
+        List<String> a = new ArrayList<>();
+        actual.forEach((k, v) -> a.add(Fixtures.hex(k) + "=" + Fixtures.hex(v)));
+        assertEquals(e, a);
+    }
+
+    @Test
+    void flushAndCompactionMatchTheModelAtEverySplitSize() {
+        Fixtures.seeded("flushAndCompactionMatchTheModelAtEverySplitSize", r -> {
+            try (SegmentFiles files = open()) {
+                for (int round = 0; round < 6; round++) {
+                    long target = switch (round) {
+                        case 0 -> 1;                       // one record per file
+                        case 1 -> 20 + r.nextInt(40);
+                        case 2 -> 200 + r.nextInt(400);
+                        default -> 1L << (10 + r.nextInt(10));
+                    };
+                    roundTrip(files, r, target);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private void roundTrip(SegmentFiles files, Random r, long target) throws IOException {
+        List<byte[]> pool = Fixtures.keyPool(r, 20 + r.nextInt(300));
+        TreeMap<byte[], byte[]> model = Fixtures.newModel();
+        List<SegmentMeta> inputs = new ArrayList<>();
+        int runs = 1 + r.nextInt(4);
+        for (int i = 0; i < runs; i++) {
+            TreeMap<byte[], byte[]> run = Fixtures.run(r, pool, 1 + r.nextInt(150), 4);
+            List<SegmentMeta> flushed = files.flush(SortedEntries.of(run.entrySet().iterator()), target, new byte[] {(byte) i});
+            if (target == 1) {
+                assertEquals(run.size(), flushed.size(), "one record per file");
+            }
+            assertSameModel(run, read(files, flushed));
+            inputs.addAll(flushed);
+            Fixtures.apply(model, run);
+        }
+        boolean drop = r.nextBoolean();
+        List<SegmentMeta> outputs;
+        try (CompactionJob job = files.compaction(inputs).targetFileBytes(target)
+                .tombstones(drop ? TombstonePolicy.DROP : TombstonePolicy.KEEP).start()) {
+            while (!job.done()) {
+                job.step(1 + r.nextInt(50));
+            }
+            assertEquals(job.progress().totalInputRecords(), job.progress().inputRecords());
+            outputs = job.finish();
+        }
+        TreeMap<byte[], byte[]> expected = drop ? Fixtures.visible(model) : model;
+        assertSameModel(expected, read(files, outputs));
+        if (target == 1) {
+            for (SegmentMeta m : outputs) {
+                assertEquals(1, m.records(), "one record per output");
+            }
+        }
+        for (SegmentMeta m : inputs) {
+            files.delete(m.id());
+        }
+        for (SegmentMeta m : outputs) {
+            files.delete(m.id());
+        }
+        assertEquals(0, files.list().size(), "nothing left behind");
+    }
+
+    @Test
+    void aFlushOutOfOrderFailsAndLeavesNothing() throws IOException {
+        try (SegmentFiles files = open()) {
+            List<Map.Entry<byte[], byte[]>> entries = List.of(Map.entry(new byte[] {1}, new byte[] {1}),
+                    Map.entry(new byte[] {2}, new byte[] {2}), Map.entry(new byte[] {2}, new byte[] {3}));
+            assertThrows(KeyOrderException.class, () -> files.flush(SortedEntries.of(entries.iterator()), 1 << 20, null));
+            // Across a split boundary too (one record per file).
+            assertThrows(KeyOrderException.class, () -> files.flush(SortedEntries.of(entries.iterator()), 1, null));
+            assertEquals(0, files.list().size());
+        }
+    }
+}

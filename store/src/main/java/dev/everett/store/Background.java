@@ -1,0 +1,258 @@
+package dev.everett.store;
+
+import com.google.common.util.concurrent.RateLimiter;
+import dev.everett.compaction.CompactionJob;
+import dev.everett.compaction.CompactionPlan;
+import dev.everett.compaction.CompactionProgress;
+import dev.everett.compaction.GeometricPicker;
+import dev.everett.compaction.Layout;
+import dev.everett.compaction.LeveledPicker;
+import dev.everett.compaction.LsmTree;
+import dev.everett.compaction.SegmentMeta;
+import dev.everett.compaction.TreeOptions;
+import dev.everett.compaction.Version;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The store's background threads: one flushes immutable memtables (oldest first) into segments,
+ * the others run the tree's picker and its compactions, rate-limited when asked. A failure in
+ * either is recorded with the store, which then refuses writes (reads go on).
+ */
+final class Background {
+
+    private final EverettDB db;
+    private final DBOptions options;
+    private final RateLimiter limiter;
+    private final Object pickLock = new Object();
+    private final Set<CompactionJob> running = ConcurrentHashMap.newKeySet();
+    private final List<Thread> threads = new ArrayList<>();
+
+    Background(EverettDB db, DBOptions options) {
+        this.db = db;
+        this.options = options;
+        this.limiter = options.rateLimiterBytesPerSecond() > 0 ? RateLimiter.create(options.rateLimiterBytesPerSecond()) : null;
+    }
+
+    /** The tree's options for a store's options. */
+    static TreeOptions treeOptions(DBOptions o) {
+        TreeOptions t = o.levelLayout() == Layout.PARTITIONED
+                ? TreeOptions.partitioned()
+                        .withPicker(new LeveledPicker(o.numLevels(), o.level0FileNumCompactionTrigger(), o.maxBytesForLevelBase(),
+                                o.maxBytesForLevelMultiplier()))
+                        .withTargetFileBytes(o.targetFileSizeBase())
+                : TreeOptions.wholeRun().withPicker(new GeometricPicker(o.maxBytesForLevelMultiplier()));
+        return t.withPolicy(o.policy()).withFilters(o.filterPolicy()).withFiles(o.treeFiles());
+    }
+
+    void start() {
+        threads.add(Thread.ofPlatform().daemon().name("everett-flush").start(this::flushLoop));
+        for (int i = 1; i < options.maxBackgroundJobs(); i++) {
+            threads.add(Thread.ofPlatform().daemon().name("everett-compact-" + i).start(this::compactionLoop));
+        }
+    }
+
+    /** Cancels running compactions and waits for every thread (a flush under way finishes). */
+    void stop() {
+        for (CompactionJob job : running) {
+            job.cancel();
+        }
+        db.signalState();
+        for (Thread t : threads) {
+            boolean interrupted = false;
+            while (t.isAlive()) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void flushLoop() {
+        LsmTree tree = db.tree();
+        StoreStats stats = db.stats();
+        try {
+            for (;;) {
+                MemTable m = db.awaitImmutable(100);
+                if (m == null) {
+                    if (db.closing()) {
+                        return;
+                    }
+                    continue;
+                }
+                long t = System.nanoTime();
+                MemTableEntries entries = new MemTableEntries(m);
+                List<SegmentMeta> added = tree.flush(entries, EverettDB.hostStateAfter(m));
+                long bytes = 0;
+                for (SegmentMeta s : added) {
+                    bytes += s.fileBytes();
+                }
+                stats.flushes.increment();
+                stats.flushBytes.add(bytes);
+                stats.flushRecords.add(entries.written());
+                stats.singleDeletesCancelled.add(entries.cancelled());
+                stats.flushNanos.add(System.nanoTime() - t);
+                db.flushInstalled(m);
+            }
+        } catch (Throwable e) {
+            db.backgroundFailed(e);
+        }
+    }
+
+    private void compactionLoop() {
+        LsmTree tree = db.tree();
+        try {
+            while (!db.closing()) {
+                CompactionJob job = null;
+                CompactionPlan plan = null;
+                synchronized (pickLock) {
+                    if (!options.disableAutoCompactions() && !db.manualCompactionRunning() && !db.closing()) {
+                        Optional<CompactionPlan> p = tree.pickCompaction();
+                        if (p.isPresent()) {
+                            plan = p.get();
+                            job = tree.compact(plan);
+                            running.add(job);
+                        }
+                    }
+                }
+                if (job == null) {
+                    db.awaitState(100);
+                    continue;
+                }
+                run(job, plan);
+            }
+        } catch (Throwable e) {
+            db.backgroundFailed(e);
+        }
+    }
+
+    /**
+     * Merges every segment into the bottom of the tree with tombstones dropped (the caller has
+     * flushed and made background compactions pause); waits for compactions already running.
+     */
+    void compactAll() {
+        LsmTree tree = db.tree();
+        CompactionJob job;
+        CompactionPlan plan;
+        synchronized (pickLock) {
+            while (!running.isEmpty()) {
+                db.checkOpen();
+                try {
+                    pickLock.wait(10);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for background compactions", e);
+                }
+            }
+            try (Version v = tree.current()) {
+                plan = fullPlan(v);
+            }
+            if (plan == null) {
+                return;
+            }
+            try {
+                job = tree.compact(plan);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot start the full compaction of " + tree.directory(), e);
+            }
+            running.add(job);
+        }
+        try {
+            run(job, plan);
+        } catch (IOException e) {
+            db.backgroundFailed(e);
+            throw new UncheckedIOException("full compaction of " + tree.directory() + " failed", e);
+        }
+    }
+
+    /** Every segment, oldest first, into the bottom level (whole-run: one run); null if already one clean run. */
+    private CompactionPlan fullPlan(Version v) {
+        List<SegmentMeta> inputs = new ArrayList<>();
+        int deepest = -1;
+        long tombstones = 0;
+        for (int level = v.levelCount() - 1; level >= 0; level--) {
+            List<SegmentMeta> segments = v.level(level);
+            if (!segments.isEmpty() && deepest < 0) {
+                deepest = level;
+            }
+            // Level 0 (partitioned) lists newest first; whole-run levels hold one run each, deepest oldest.
+            List<SegmentMeta> oldestFirst = v.layout() == Layout.PARTITIONED && level == 0 ? segments.reversed() : segments;
+            inputs.addAll(oldestFirst);
+            for (SegmentMeta s : segments) {
+                tombstones += s.tombstones();
+            }
+        }
+        if (inputs.isEmpty()) {
+            return null;
+        }
+        boolean alreadyOneLevel = v.layout() == Layout.PARTITIONED ? deepest > 0 && inputs.size() == v.level(deepest).size() : inputs.size() == 1;
+        if (alreadyOneLevel && tombstones == 0) {
+            return null;
+        }
+        int output = v.layout() == Layout.PARTITIONED ? Math.max(1, deepest) : 0;
+        return new CompactionPlan(inputs, output, true, 1, "full compaction (compactRange)");
+    }
+
+    /** Drives one job to its end, rate-limited; installs its version or, cancelled, leaves nothing behind. */
+    private void run(CompactionJob job, CompactionPlan plan) throws IOException {
+        StoreStats stats = db.stats();
+        long t = System.nanoTime();
+        long inputBytes = 0;
+        long inputRecords = 0;
+        for (SegmentMeta s : plan.inputs()) {
+            inputBytes += s.fileBytes();
+            inputRecords += s.records();
+        }
+        double bytesPerRecord = (double) inputBytes / Math.max(1, inputRecords);
+        long consumed = 0;
+        try (job) {
+            while (!job.done()) {
+                if (db.closing()) {
+                    job.cancel();
+                }
+                CompactionProgress p = job.step(COMPACTION_STEP_KEYS);
+                if (limiter != null) {
+                    long permits = (long) ((p.inputRecords() - consumed) * bytesPerRecord);
+                    while (permits > 0) {
+                        int n = (int) Math.min(permits, Integer.MAX_VALUE);
+                        limiter.acquire(n);
+                        permits -= n;
+                    }
+                }
+                consumed = p.inputRecords();
+            }
+            List<SegmentMeta> outputs = job.finish();
+            long written = 0;
+            for (SegmentMeta s : outputs) {
+                written += s.fileBytes();
+            }
+            stats.compactions.increment();
+            stats.compactionBytesRead.add(inputBytes);
+            stats.compactionBytesWritten.add(written);
+            stats.compactionNanos.add(System.nanoTime() - t);
+            db.versionChanged();
+        } catch (CancellationException e) {
+            stats.compactionsCancelled.increment();
+        } finally {
+            running.remove(job);
+            synchronized (pickLock) {
+                pickLock.notifyAll();
+            }
+        }
+    }
+
+    /** Keys a compaction resolves between checks for cancellation and rate limiting. */
+    private static final long COMPACTION_STEP_KEYS = 4096;
+}
