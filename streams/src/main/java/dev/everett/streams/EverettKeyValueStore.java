@@ -54,8 +54,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * the same values). The store therefore {@linkplain #managesOffsets() manages its own offsets}.
  *
  * <p><b>Restoration</b> from the changelog writes each batch Kafka Streams hands over as one batch
- * without forcing the log, then flushes once, before the next commit records an offset that covers
- * those records.
+ * without the write-ahead log, then flushes the memtable to segments once, before the next commit
+ * records an offset that covers those records.
  *
  * <p><b>Iterators</b> read an implicit snapshot taken when they are created, so writes and commits
  * made while one is open are not seen by it (as with RocksDB's iterators); the store closes those
@@ -79,12 +79,11 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private final Set<EverettKeyValueIterator> openIterators = ConcurrentHashMap.newKeySet();
     private final WriteOptions writeOptions = new WriteOptions();
     /**
-     * Restored batches skip forcing the log (each would otherwise cost a write to the operating
-     * system and, forced, an fsync); the flush before the next commit makes them durable at once.
-     * They still go to the log: this EverettDB keeps log-less writes in memory only until a flush
-     * to segments, which it does not do yet.
+     * Restored batches skip the write-ahead log: the flush to segments before the next commit makes
+     * them durable at once, and a crash before it loses only records whose offsets were not yet
+     * committed, so they are restored again.
      */
-    private final WriteOptions restoreOptions = new WriteOptions();
+    private final WriteOptions restoreOptions = new WriteOptions().setDisableWAL(true);
     private WriteOptions commitOptions;
     private final RestoreStatistics restoreStatistics = new RestoreStatistics();
 
@@ -497,7 +496,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return restoreStatistics;
     }
 
-    /** Restores changelog batches, each as one write batch; the next commit flushes them first. */
+    /** Restores changelog batches, each as one write batch without the log; the next commit flushes them first. */
     private final class Restorer implements BatchingStateRestoreCallback {
         @Override
         public void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
