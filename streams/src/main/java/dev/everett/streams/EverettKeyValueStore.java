@@ -77,7 +77,10 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private final EverettStoreOptions configured;
     private EverettStoreOptions options;
     private final Set<EverettKeyValueIterator> openIterators = ConcurrentHashMap.newKeySet();
-    private final WriteOptions writeOptions = new WriteOptions();
+    /** Records (and, without the log, commits): through the log unforced, or around it. */
+    private WriteOptions writeOptions;
+    /** Status changes: always through the log and forced, so an unclean shutdown is always detected. */
+    private final WriteOptions statusOptions = new WriteOptions().setSync(true);
     /**
      * Restored batches skip the write-ahead log: the flush to segments before the next commit makes
      * them durable at once, and a crash before it loses only records whose offsets were not yet
@@ -115,7 +118,10 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
         context = stateStoreContext;
         options = configured != null ? configured : EverettStoreOptions.fromConfig(stateStoreContext.appConfigs());
-        commitOptions = new WriteOptions().setSync(options.syncCommits());
+        writeOptions = new WriteOptions().setDisableWAL(!options.writeAheadLog());
+        // Without the log, a commit's offsets must stay in the memtable with the records they cover
+        // (a flush persists both or neither); through the log, they follow those records in it.
+        commitOptions = options.writeAheadLog() ? new WriteOptions().setSync(options.syncCommits()) : writeOptions;
         directory = stateStoreContext.stateDir().toPath().resolve(PARENT_DIRECTORY).resolve(name);
         db = openDatabase();
         try {
@@ -130,7 +136,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                         "Everett store " + name + " at " + directory + " was not closed cleanly; under "
                                 + EXACTLY_ONCE_V2 + " it is wiped and restored from its changelog"));
             }
-            db.put(commitOptions, StoreKeys.STATUS, OPEN);
+            db.put(statusOptions, StoreKeys.STATUS, OPEN);
             byte[] stored = db.get(StoreKeys.POSITION);
             position = stored == null ? Position.emptyPosition() : PositionCodec.decode(stored, name);
         } catch (RuntimeException e) {
@@ -189,7 +195,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                             + " holds records but no format record; it was not written by an Everett state store");
                 }
             }
-            db.put(commitOptions, StoreKeys.FORMAT, expected.getBytes(StandardCharsets.US_ASCII));
+            db.put(statusOptions, StoreKeys.FORMAT, expected.getBytes(StandardCharsets.US_ASCII));
             return;
         }
         String found = new String(stored, StandardCharsets.US_ASCII);
@@ -399,7 +405,10 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
         openIterators.clear();
         try {
-            db.put(commitOptions, StoreKeys.STATUS, CLOSED);
+            if (!options.writeAheadLog()) {
+                db.flush();                      // what only the memtable holds would be lost at close
+            }
+            db.put(statusOptions, StoreKeys.STATUS, CLOSED);
         } finally {
             closeDatabaseQuietly();
         }

@@ -13,23 +13,28 @@ import java.util.function.Consumer;
  *
  * <p>The same options can come from the Kafka Streams configuration when the whole topology uses
  * {@link EverettDslStoreSuppliers}: {@value #POLICY_CONFIG} ({@code bytes}, the default, or
- * {@code string}) and {@value #SYNC_COMMITS_CONFIG} ({@code false}, the default, or {@code true}).
+ * {@code string}), {@value #SYNC_COMMITS_CONFIG} ({@code false}, the default, or {@code true}) and
+ * {@value #WRITE_AHEAD_LOG_CONFIG} ({@code true}, the default, or {@code false}).
  */
 public final class EverettStoreOptions {
     /** Configuration key naming the segment policy: {@code bytes} or {@code string}. */
     public static final String POLICY_CONFIG = "everett.store.policy";
     /** Configuration key: whether each commit forces the write-ahead log ({@code true} or {@code false}). */
     public static final String SYNC_COMMITS_CONFIG = "everett.store.sync.commits";
+    /** Configuration key: whether writes go to the write-ahead log ({@code true} or {@code false}). */
+    public static final String WRITE_AHEAD_LOG_CONFIG = "everett.store.write.ahead.log";
 
-    private static final EverettStoreOptions DEFAULTS = new EverettStoreOptions(Policy.defaultBytes(), false, options -> { });
+    private static final EverettStoreOptions DEFAULTS = new EverettStoreOptions(Policy.defaultBytes(), false, true, options -> { });
 
     private final Policy policy;
     private final boolean syncCommits;
+    private final boolean writeAheadLog;
     private final Consumer<DBOptions> dbOptions;
 
-    private EverettStoreOptions(Policy policy, boolean syncCommits, Consumer<DBOptions> dbOptions) {
+    private EverettStoreOptions(Policy policy, boolean syncCommits, boolean writeAheadLog, Consumer<DBOptions> dbOptions) {
         this.policy = policy;
         this.syncCommits = syncCommits;
+        this.writeAheadLog = writeAheadLog;
         this.dbOptions = dbOptions;
     }
 
@@ -57,14 +62,21 @@ public final class EverettStoreOptions {
         }
         Object sync = config.get(SYNC_COMMITS_CONFIG);
         if (sync != null) {
-            options = options.withSyncCommits(switch (sync.toString().trim()) {
-                case "true" -> true;
-                case "false" -> false;
-                default -> throw new IllegalArgumentException(
-                        SYNC_COMMITS_CONFIG + " must be \"true\" or \"false\", got \"" + sync + "\"");
-            });
+            options = options.withSyncCommits(flag(SYNC_COMMITS_CONFIG, sync));
+        }
+        Object log = config.get(WRITE_AHEAD_LOG_CONFIG);
+        if (log != null) {
+            options = options.withWriteAheadLog(flag(WRITE_AHEAD_LOG_CONFIG, log));
         }
         return options;
+    }
+
+    private static boolean flag(String key, Object value) {
+        return switch (value.toString().trim()) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException(key + " must be \"true\" or \"false\", got \"" + value + "\"");
+        };
     }
 
     /**
@@ -72,7 +84,7 @@ public final class EverettStoreOptions {
      * policy it was created with: opening it with another is refused.
      */
     public EverettStoreOptions withPolicy(Policy policy) {
-        return new EverettStoreOptions(Objects.requireNonNull(policy, "policy"), syncCommits, dbOptions);
+        return new EverettStoreOptions(Objects.requireNonNull(policy, "policy"), syncCommits, writeAheadLog, dbOptions);
     }
 
     /**
@@ -84,7 +96,18 @@ public final class EverettStoreOptions {
      * 100 ms under exactly-once).
      */
     public EverettStoreOptions withSyncCommits(boolean syncCommits) {
-        return new EverettStoreOptions(policy, syncCommits, dbOptions);
+        return new EverettStoreOptions(policy, syncCommits, writeAheadLog, dbOptions);
+    }
+
+    /**
+     * Whether records and commits go to the write-ahead log (default {@code true}). Without it, as
+     * Kafka Streams' RocksDB store runs, writes live in the memtable until it is flushed to segments
+     * (when full, and when the store closes): a crash loses what was not flushed, records and
+     * committed offsets together, and the store restores it from its changelog. Faster writes; no
+     * log on disk. {@link #withSyncCommits} has no effect then.
+     */
+    public EverettStoreOptions withWriteAheadLog(boolean writeAheadLog) {
+        return new EverettStoreOptions(policy, syncCommits, writeAheadLog, dbOptions);
     }
 
     /**
@@ -92,7 +115,7 @@ public final class EverettStoreOptions {
      * also override the policy). The customizer must be safe to call once per task.
      */
     public EverettStoreOptions withDbOptions(Consumer<DBOptions> customizer) {
-        return new EverettStoreOptions(policy, syncCommits, Objects.requireNonNull(customizer, "customizer"));
+        return new EverettStoreOptions(policy, syncCommits, writeAheadLog, Objects.requireNonNull(customizer, "customizer"));
     }
 
     public Policy policy() {
@@ -101,6 +124,10 @@ public final class EverettStoreOptions {
 
     public boolean syncCommits() {
         return syncCommits;
+    }
+
+    public boolean writeAheadLog() {
+        return writeAheadLog;
     }
 
     /** The {@link DBOptions} a store opens with. */
@@ -112,6 +139,6 @@ public final class EverettStoreOptions {
 
     @Override
     public String toString() {
-        return "EverettStoreOptions[policy=" + policy + ", syncCommits=" + syncCommits + "]";
+        return "EverettStoreOptions[policy=" + policy + ", syncCommits=" + syncCommits + ", writeAheadLog=" + writeAheadLog + "]";
     }
 }

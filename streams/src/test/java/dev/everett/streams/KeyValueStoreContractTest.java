@@ -45,17 +45,19 @@ class KeyValueStoreContractTest {
     @Test
     void randomOperationsMatchTheRocksDbStore() {
         long seed = Seeds.seed();
-        try {
-            runModel(seed, 4000);
-        } catch (AssertionFailedError | RuntimeException e) {
-            throw new AssertionFailedError(Seeds.replay(seed) + ": " + e.getMessage(), e);
+        for (StoreFlavor flavor : List.of(StoreFlavor.EVERETT, StoreFlavor.EVERETT_WITHOUT_LOG)) {
+            try {
+                runModel(seed, 4000, flavor);
+            } catch (AssertionFailedError | RuntimeException e) {
+                throw new AssertionFailedError(flavor + ", " + Seeds.replay(seed) + ": " + e.getMessage(), e);
+            }
         }
     }
 
-    private void runModel(long seed, int steps) {
+    private void runModel(long seed, int steps, StoreFlavor flavor) {
         SplittableRandom random = new SplittableRandom(seed);
-        var rocks = StoreHarness.open(StoreFlavor.ROCKSDB.keyValue("contract-store"), temp.resolve("rocks").toFile());
-        var everett = StoreHarness.open(StoreFlavor.EVERETT.keyValue("contract-store"), temp.resolve("everett").toFile());
+        var rocks = StoreHarness.open(StoreFlavor.ROCKSDB.keyValue("contract-store"), temp.resolve("rocks-" + flavor).toFile());
+        var everett = StoreHarness.open(flavor.keyValue("contract-store"), temp.resolve("everett-" + flavor).toFile());
         KeyValueStore<Bytes, byte[]> reference = rocks.store();
         KeyValueStore<Bytes, byte[]> subject = everett.store();
         List<KeyValueIterator<Bytes, byte[]>[]> open = new ArrayList<>();
@@ -151,7 +153,7 @@ class KeyValueStoreContractTest {
         subject.close();
 
         // Close and reopen: the data and the committed offset survive.
-        var reopened = StoreHarness.open(StoreFlavor.EVERETT.keyValue("contract-store"), temp.resolve("everett").toFile());
+        var reopened = StoreHarness.open(flavor.keyValue("contract-store"), temp.resolve("everett-" + flavor).toFile());
         try {
             Lines.assertSameLines(contents, drain(reopened.store().all()), "contents after reopen");
             assertEquals(offset + 1, reopened.store().committedOffset(CHANGELOG), "committed offset after reopen");

@@ -32,6 +32,26 @@ enum StoreFlavor {
         KeyValueBytesStoreSupplier timestampedKeyValue(String name) {
             return EverettStores.persistentTimestampedKeyValueStore(name);
         }
+    },
+    /** The stores under test without their write-ahead log (durable at memtable flushes, as RocksDB's). */
+    EVERETT_WITHOUT_LOG(EverettDslStoreSuppliers.class) {
+        private static final EverettStoreOptions OPTIONS = EverettStoreOptions.defaults().withWriteAheadLog(false);
+
+        @Override
+        KeyValueBytesStoreSupplier keyValue(String name) {
+            return EverettStores.persistentKeyValueStore(name, OPTIONS);
+        }
+
+        @Override
+        KeyValueBytesStoreSupplier timestampedKeyValue(String name) {
+            return EverettStores.persistentTimestampedKeyValueStore(name, OPTIONS);
+        }
+
+        @Override
+        void configure(Properties props) {
+            super.configure(props);
+            props.put(EverettStoreOptions.WRITE_AHEAD_LOG_CONFIG, "false");
+        }
     };
 
     private final Class<? extends DslStoreSuppliers> dslSuppliers;

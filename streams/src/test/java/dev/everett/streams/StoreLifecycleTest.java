@@ -173,6 +173,47 @@ class StoreLifecycleTest {
                 Map.of(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)));
     }
 
+    /**
+     * Without the write-ahead log, records and committed offsets are durable together at memtable
+     * flushes: a close flushes (so reopening keeps everything), a crash loses both together (so
+     * the committed offset never runs ahead of the data), and an unclean shutdown is still seen.
+     */
+    @Test
+    void withoutTheLogDataAndOffsetsAreDurableTogether() throws IOException {
+        EverettStoreOptions noLog = EverettStoreOptions.defaults().withWriteAheadLog(false);
+        Path live = temp.resolve("nolog");
+        var opened = StoreHarness.open(EverettStores.persistentKeyValueStore("nolog", noLog), live.toFile());
+        opened.store().put(key("a"), new byte[] {1});
+        opened.store().commit(Map.of(CHANGELOG, 1L));
+        Path crashed = temp.resolve("nolog-crash");
+        Path crashedExactlyOnce = temp.resolve("nolog-crash-eos");
+        copyTree(live, crashed);
+        copyTree(live, crashedExactlyOnce);
+        opened.store().put(key("b"), new byte[] {2});
+        opened.store().commit(Map.of(CHANGELOG, 2L));
+        opened.store().close();
+
+        var reopened = StoreHarness.open(EverettStores.persistentKeyValueStore("nolog", noLog), live.toFile());
+        try {
+            assertArrayEquals(new byte[] {2}, reopened.store().get(key("b")), "a clean close flushes");
+            assertEquals(2L, reopened.store().committedOffset(CHANGELOG));
+        } finally {
+            reopened.store().close();
+        }
+        var afterCrash = StoreHarness.open(EverettStores.persistentKeyValueStore("nolog", noLog), crashed.toFile());
+        try {
+            Long offset = afterCrash.store().committedOffset(CHANGELOG);
+            byte[] a = afterCrash.store().get(key("a"));
+            assertTrue(offset == null || a != null, "a committed offset never runs ahead of its records: offset "
+                    + offset + ", record " + Arrays.toString(a));
+        } finally {
+            afterCrash.store().close();
+        }
+        assertThrows(TaskCorruptedException.class, () -> StoreHarness.open(
+                EverettStores.persistentKeyValueStore("nolog", noLog), crashedExactlyOnce.toFile(),
+                Map.of(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)));
+    }
+
     private static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> paths = Files.walk(from)) {
             for (Path path : (Iterable<Path>) paths::iterator) {

@@ -50,9 +50,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Runs each topology with TopologyTestDriver twice, once on Kafka Streams' built-in RocksDB stores and
- * once on Everett stores (switched with the one {@code dsl.store.suppliers.class} line, or per store
- * in the Processor API), and requires every output record and every final store content to be equal.
+ * Runs each topology with TopologyTestDriver on Kafka Streams' built-in RocksDB stores and on Everett
+ * stores, with and without their write-ahead log (switched with the one {@code dsl.store.suppliers.class}
+ * line, or per store in the Processor API), and requires every output record and every final store
+ * content to be equal.
  */
 class TopologyEquivalenceTest {
 
@@ -313,15 +314,17 @@ class TopologyEquivalenceTest {
 
     private void assertSame(Scenario scenario, Map<String, Object> extraConfig) {
         Observed reference = run(scenario, StoreFlavor.ROCKSDB, extraConfig);
-        Observed everett = run(scenario, StoreFlavor.EVERETT, extraConfig);
-        assertEquals(reference.outputs.keySet(), everett.outputs.keySet());
-        for (String topic : reference.outputs.keySet()) {
-            assertFalse(reference.outputs.get(topic).isEmpty(), "topic " + topic + " should have output");
-            Lines.assertSameLines(reference.outputs.get(topic), everett.outputs.get(topic), "output topic " + topic);
-        }
-        assertEquals(reference.stores.keySet(), everett.stores.keySet());
-        for (String store : reference.stores.keySet()) {
-            Lines.assertSameLines(reference.stores.get(store), everett.stores.get(store), "store " + store);
+        for (StoreFlavor flavor : List.of(StoreFlavor.EVERETT, StoreFlavor.EVERETT_WITHOUT_LOG)) {
+            Observed everett = run(scenario, flavor, extraConfig);
+            assertEquals(reference.outputs.keySet(), everett.outputs.keySet());
+            for (String topic : reference.outputs.keySet()) {
+                assertFalse(reference.outputs.get(topic).isEmpty(), "topic " + topic + " should have output");
+                Lines.assertSameLines(reference.outputs.get(topic), everett.outputs.get(topic), flavor + " output topic " + topic);
+            }
+            assertEquals(reference.stores.keySet(), everett.stores.keySet());
+            for (String store : reference.stores.keySet()) {
+                Lines.assertSameLines(reference.stores.get(store), everett.stores.get(store), flavor + " store " + store);
+            }
         }
     }
 
