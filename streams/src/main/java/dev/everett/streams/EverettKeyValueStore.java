@@ -52,6 +52,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * on disk has every record written before it on disk too, so after a crash the committed offset never
  * runs ahead of the data (it may lag it: the changelog from that offset is replayed, which rewrites
  * the same values). The store therefore {@linkplain #managesOffsets() manages its own offsets}.
+ * Without the log ({@link EverettStoreOptions#writeAheadLog()} false), records and commits stay in
+ * the memtable until a flush to segments (when it fills, and at close), which persists them
+ * together; a crash loses both together.
  *
  * <p><b>Restoration</b> from the changelog writes each batch Kafka Streams hands over as one batch
  * without the write-ahead log, then flushes the memtable to segments once, before the next commit

@@ -13,7 +13,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.SplittableRandom;
-import java.util.stream.Stream;
+import java.nio.file.FileVisitResult;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.Serdes;
@@ -56,7 +58,13 @@ class AggregationBenchmark {
     @TempDir
     Path temp;
 
-    private final List<String> report = new ArrayList<>();
+    private final List<String> report = new ArrayList<>() {
+        @Override
+        public boolean add(String line) {
+            System.out.println(line);          // as it comes, so a long run shows progress
+            return super.add(line);
+        }
+    };
 
     @Test
     void run() throws IOException {
@@ -83,7 +91,6 @@ class AggregationBenchmark {
         Path out = Path.of("target", "streams-bench.txt");
         Files.createDirectories(out.getParent());
         Files.write(out, report);
-        report.forEach(System.out::println);
     }
 
     /** Sums amounts per key through a DSL aggregation; returns a digest of the final store. */
@@ -226,15 +233,21 @@ class AggregationBenchmark {
         if (!Files.exists(dir)) {
             return 0;
         }
-        try (Stream<Path> paths = Files.walk(dir)) {
-            return paths.filter(Files::isRegularFile).mapToLong(path -> {
-                try {
-                    return Files.size(path);
-                } catch (IOException e) {
-                    return 0;                                // a file removed while we walk
-                }
-            }).sum();
-        }
+        long[] total = {0};
+        // The stores' background work deletes files (old logs, compacted segments) while we walk.
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+                total[0] += attributes.size();
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+                return FileVisitResult.CONTINUE;
+            }
+        });
+        return total[0];
     }
 
     private static long rssBytes() throws IOException {
