@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  * <p>The same options can come from the Kafka Streams configuration when the whole topology uses
  * {@link EverettDslStoreSuppliers}: {@value #POLICY_CONFIG} ({@code bytes}, the default, or
  * {@code string}), {@value #SYNC_COMMITS_CONFIG} ({@code false}, the default, or {@code true}) and
- * {@value #WRITE_AHEAD_LOG_CONFIG} ({@code true}, the default, or {@code false}).
+ * {@value #WRITE_AHEAD_LOG_CONFIG} ({@code false}, the default, or {@code true}).
  */
 public final class EverettStoreOptions {
     /** Configuration key naming the segment policy: {@code bytes} or {@code string}. */
@@ -24,7 +24,7 @@ public final class EverettStoreOptions {
     /** Configuration key: whether writes go to the write-ahead log ({@code true} or {@code false}). */
     public static final String WRITE_AHEAD_LOG_CONFIG = "everett.store.write.ahead.log";
 
-    private static final EverettStoreOptions DEFAULTS = new EverettStoreOptions(Policy.defaultBytes(), false, true, options -> { });
+    private static final EverettStoreOptions DEFAULTS = new EverettStoreOptions(Policy.defaultBytes(), false, false, options -> { });
 
     private final Policy policy;
     private final boolean syncCommits;
@@ -38,7 +38,7 @@ public final class EverettStoreOptions {
         this.dbOptions = dbOptions;
     }
 
-    /** The defaults: {@link Policy#defaultBytes()}, commits not forced to disk, no other option changed. */
+    /** The defaults: {@link Policy#defaultBytes()}, no write-ahead log (commits not forced), no other option changed. */
     public static EverettStoreOptions defaults() {
         return DEFAULTS;
     }
@@ -100,11 +100,12 @@ public final class EverettStoreOptions {
     }
 
     /**
-     * Whether records and commits go to the write-ahead log (default {@code true}). Without it, as
-     * Kafka Streams' RocksDB store runs, writes live in the memtable until it is flushed to segments
-     * (when full, and when the store closes): a crash loses what was not flushed, records and
-     * committed offsets together, and the store restores it from its changelog. Faster writes; no
-     * log on disk. {@link #withSyncCommits} has no effect then.
+     * Whether records and commits go to the write-ahead log (default {@code false}, as Kafka
+     * Streams' RocksDB store runs). Without it, writes live in the memtable until it is flushed to
+     * segments (when full, and when the store closes): a crash loses what was not flushed, records
+     * and committed offsets together, and the store restores it from its changelog. With it, a
+     * process crash loses nothing written, at the cost of a log append per write;
+     * {@link #withSyncCommits} only matters then.
      */
     public EverettStoreOptions withWriteAheadLog(boolean writeAheadLog) {
         return new EverettStoreOptions(policy, syncCommits, writeAheadLog, dbOptions);

@@ -45,7 +45,7 @@ class KeyValueStoreContractTest {
     @Test
     void randomOperationsMatchTheRocksDbStore() {
         long seed = Seeds.seed();
-        for (StoreFlavor flavor : List.of(StoreFlavor.EVERETT, StoreFlavor.EVERETT_WITHOUT_LOG)) {
+        for (StoreFlavor flavor : List.of(StoreFlavor.EVERETT, StoreFlavor.EVERETT_WITH_LOG)) {
             try {
                 runModel(seed, 4000, flavor);
             } catch (AssertionFailedError | RuntimeException e) {

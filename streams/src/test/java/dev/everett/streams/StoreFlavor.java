@@ -21,7 +21,7 @@ enum StoreFlavor {
             return Stores.persistentTimestampedKeyValueStore(name);
         }
     },
-    /** The stores under test. */
+    /** The stores under test, with the default options (no write-ahead log). */
     EVERETT(EverettDslStoreSuppliers.class) {
         @Override
         KeyValueBytesStoreSupplier keyValue(String name) {
@@ -33,9 +33,9 @@ enum StoreFlavor {
             return EverettStores.persistentTimestampedKeyValueStore(name);
         }
     },
-    /** The stores under test without their write-ahead log (durable at memtable flushes, as RocksDB's). */
-    EVERETT_WITHOUT_LOG(EverettDslStoreSuppliers.class) {
-        private static final EverettStoreOptions OPTIONS = EverettStoreOptions.defaults().withWriteAheadLog(false);
+    /** The stores under test with their write-ahead log (every write appended to the log). */
+    EVERETT_WITH_LOG(EverettDslStoreSuppliers.class) {
+        private static final EverettStoreOptions OPTIONS = EverettStoreOptions.defaults().withWriteAheadLog(true);
 
         @Override
         KeyValueBytesStoreSupplier keyValue(String name) {
@@ -50,7 +50,7 @@ enum StoreFlavor {
         @Override
         void configure(Properties props) {
             super.configure(props);
-            props.put(EverettStoreOptions.WRITE_AHEAD_LOG_CONFIG, "false");
+            props.put(EverettStoreOptions.WRITE_AHEAD_LOG_CONFIG, "true");
         }
     };
 

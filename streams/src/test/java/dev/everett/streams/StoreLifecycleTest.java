@@ -144,14 +144,15 @@ class StoreLifecycleTest {
     }
 
     /**
-     * What a crash leaves (a copy of an open store's directory): at least once, the store opens with
-     * everything written; under exactly-once it reports the task corrupted so Kafka Streams wipes and
+     * What a crash leaves (a copy of an open store's directory): at least once, a store with its
+     * write-ahead log opens with everything written; under exactly-once it reports the task corrupted so Kafka Streams wipes and
      * restores it, since writes after the last commit may belong to an aborted transaction.
      */
     @Test
     void anUncleanShutdownIsATaskCorruptionUnderExactlyOnce() throws IOException {
+        EverettStoreOptions logged = EverettStoreOptions.defaults().withWriteAheadLog(true);
         Path live = temp.resolve("live");
-        var opened = StoreHarness.open(EverettStores.persistentKeyValueStore("crashed"), live.toFile());
+        var opened = StoreHarness.open(EverettStores.persistentKeyValueStore("crashed", logged), live.toFile());
         opened.store().put(key("a"), new byte[] {1});
         opened.store().commit(Map.of(CHANGELOG, 1L));
         opened.store().put(key("b"), new byte[] {2});
@@ -161,7 +162,7 @@ class StoreLifecycleTest {
         copyTree(live, crashedExactlyOnce);
         opened.store().close();
 
-        var atLeastOnce = StoreHarness.open(EverettStores.persistentKeyValueStore("crashed"), crashedAtLeastOnce.toFile());
+        var atLeastOnce = StoreHarness.open(EverettStores.persistentKeyValueStore("crashed", logged), crashedAtLeastOnce.toFile());
         try {
             assertArrayEquals(new byte[] {1}, atLeastOnce.store().get(key("a")));
             assertEquals(1L, atLeastOnce.store().committedOffset(CHANGELOG));
@@ -169,7 +170,7 @@ class StoreLifecycleTest {
             atLeastOnce.store().close();
         }
         assertThrows(TaskCorruptedException.class, () -> StoreHarness.open(
-                EverettStores.persistentKeyValueStore("crashed"), crashedExactlyOnce.toFile(),
+                EverettStores.persistentKeyValueStore("crashed", logged), crashedExactlyOnce.toFile(),
                 Map.of(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)));
     }
 

@@ -314,7 +314,7 @@ class TopologyEquivalenceTest {
 
     private void assertSame(Scenario scenario, Map<String, Object> extraConfig) {
         Observed reference = run(scenario, StoreFlavor.ROCKSDB, extraConfig);
-        for (StoreFlavor flavor : List.of(StoreFlavor.EVERETT, StoreFlavor.EVERETT_WITHOUT_LOG)) {
+        for (StoreFlavor flavor : List.of(StoreFlavor.EVERETT, StoreFlavor.EVERETT_WITH_LOG)) {
             Observed everett = run(scenario, flavor, extraConfig);
             assertEquals(reference.outputs.keySet(), everett.outputs.keySet());
             for (String topic : reference.outputs.keySet()) {
