@@ -46,15 +46,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * A Kafka Streams key-value bytes store on one EverettDB per task.
  *
- * <p><b>Writes</b> go to the store's write-ahead log (written, not forced) and memtable, as they come.
- * <b>Commits</b> write the changelog offsets and the query position in one atomic batch, forced to
- * disk when {@link EverettStoreOptions#syncCommits()}: since the log is sequential, a commit that is
+ * <p><b>Writes</b> go to the memtable as they come and, with {@link EverettStoreOptions#writeAheadLog()},
+ * to the write-ahead log first (written, not forced). <b>Commits</b> write the changelog offsets and
+ * the query position in one atomic batch, with the log forced to disk when
+ * {@link EverettStoreOptions#syncCommits()}: since the log is sequential, a commit that is
  * on disk has every record written before it on disk too, so after a crash the committed offset never
  * runs ahead of the data (it may lag it: the changelog from that offset is replayed, which rewrites
  * the same values). The store therefore {@linkplain #managesOffsets() manages its own offsets}.
- * Without the log ({@link EverettStoreOptions#writeAheadLog()} false), records and commits stay in
- * the memtable until a flush to segments (when it fills, and at close), which persists them
- * together; a crash loses both together.
+ * Without the log (the default), records and commits stay in the memtable until a flush to
+ * segments (when it fills, and at close), which persists them together; a crash loses both
+ * together.
  *
  * <p><b>Restoration</b> from the changelog writes each batch Kafka Streams hands over as one batch
  * without the write-ahead log, then flushes the memtable to segments once, before the next commit
