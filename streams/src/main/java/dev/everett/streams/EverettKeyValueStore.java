@@ -1,0 +1,559 @@
+package dev.everett.streams;
+
+import dev.everett.api.PolicyMismatchException;
+import dev.everett.store.EverettDB;
+import dev.everett.store.EverettIterator;
+import dev.everett.store.ReadOptions;
+import dev.everett.store.WriteBatch;
+import dev.everett.store.WriteOptions;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
+import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.query.FailureReason;
+import org.apache.kafka.streams.query.KeyQuery;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.RangeQuery;
+import org.apache.kafka.streams.query.ResultOrder;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * A Kafka Streams key-value bytes store on one EverettDB per task.
+ *
+ * <p><b>Writes</b> go to the memtable as they come and, with {@link EverettStoreOptions#writeAheadLog()},
+ * to the write-ahead log first (written, not forced). <b>Commits</b> write the changelog offsets and
+ * the query position in one atomic batch, with the log forced to disk when
+ * {@link EverettStoreOptions#syncCommits()}: since the log is sequential, a commit that is
+ * on disk has every record written before it on disk too, so after a crash the committed offset never
+ * runs ahead of the data (it may lag it: the changelog from that offset is replayed, which rewrites
+ * the same values). The store therefore {@linkplain #managesOffsets() manages its own offsets}.
+ * Without the log (the default), records and commits stay in the memtable until a flush to
+ * segments (when it fills, and at close), which persists them together; a crash loses both
+ * together.
+ *
+ * <p><b>Restoration</b> from the changelog writes each batch Kafka Streams hands over as one batch
+ * without the write-ahead log, then flushes the memtable to segments once, before the next commit
+ * records an offset that covers those records.
+ *
+ * <p><b>Iterators</b> read an implicit snapshot taken when they are created, so writes and commits
+ * made while one is open are not seen by it (as with RocksDB's iterators); the store closes those
+ * still open when it closes.
+ *
+ * <p>Methods are synchronized, like the built-in RocksDB store's: the stream thread writes while
+ * interactive queries read from other threads.
+ */
+class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
+    /** The directory under the task's state directory that holds one EverettDB per store name. */
+    static final String PARENT_DIRECTORY = "everett";
+    private static final byte[] OPEN = {1};
+    private static final byte[] CLOSED = {0};
+    private static final String EXACTLY_ONCE_V2 = "exactly_once_v2";
+
+    private final String name;
+    private final StoreFormat format;
+    /** Options given to the supplier, or {@code null} to read them from the task's configuration. */
+    private final EverettStoreOptions configured;
+    private EverettStoreOptions options;
+    private final Set<EverettKeyValueIterator> openIterators = ConcurrentHashMap.newKeySet();
+    /** Records (and, without the log, commits): through the log unforced, or around it. */
+    private WriteOptions writeOptions;
+    /** Status changes: always through the log and forced, so an unclean shutdown is always detected. */
+    private final WriteOptions statusOptions = new WriteOptions().setSync(true);
+    /**
+     * Restored batches skip the write-ahead log: the flush to segments before the next commit makes
+     * them durable at once, and a crash before it loses only records whose offsets were not yet
+     * committed, so they are restored again.
+     */
+    private final WriteOptions restoreOptions = new WriteOptions().setDisableWAL(true);
+    private WriteOptions commitOptions;
+    private final RestoreStatistics restoreStatistics = new RestoreStatistics();
+
+    private StateStoreContext context;
+    private Path directory;
+    private EverettDB db;
+    private volatile boolean open;
+    private Position position = Position.emptyPosition();
+    /** Records were restored since the last flush: flush before offsets cover them. */
+    private boolean restoredSinceFlush;
+    /** Flushes this store asked for (one per commit that follows restoration). */
+    private int flushCount;
+
+    EverettKeyValueStore(String name, StoreFormat format, EverettStoreOptions options) {
+        this.name = name;
+        this.format = format;
+        this.configured = options;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public synchronized void init(StateStoreContext stateStoreContext, StateStore root) {
+        if (open) {
+            throw new IllegalStateException("Everett store " + name + " is already open at " + directory);
+        }
+        context = stateStoreContext;
+        options = configured != null ? configured : EverettStoreOptions.fromConfig(stateStoreContext.appConfigs());
+        writeOptions = new WriteOptions().setDisableWAL(!options.writeAheadLog());
+        // Without the log, a commit's offsets must stay in the memtable with the records they cover
+        // (a flush persists both or neither); through the log, they follow those records in it.
+        commitOptions = options.writeAheadLog() ? new WriteOptions().setSync(options.syncCommits()) : writeOptions;
+        directory = stateStoreContext.stateDir().toPath().resolve(PARENT_DIRECTORY).resolve(name);
+        db = openDatabase();
+        try {
+            checkFormat();
+            boolean exactlyOnce = EXACTLY_ONCE_V2.equals(String.valueOf(
+                    stateStoreContext.appConfigs().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)));
+            if (exactlyOnce && Arrays.equals(db.get(StoreKeys.STATUS), OPEN)) {
+                // Under exactly-once, records written after the last commit may belong to an aborted
+                // transaction: a store that was not closed cleanly cannot be trusted, so Kafka Streams
+                // wipes it and restores it from the changelog.
+                throw new TaskCorruptedException(Set.of(stateStoreContext.taskId()), new ProcessorStateException(
+                        "Everett store " + name + " at " + directory + " was not closed cleanly; under "
+                                + EXACTLY_ONCE_V2 + " it is wiped and restored from its changelog"));
+            }
+            db.put(statusOptions, StoreKeys.STATUS, OPEN);
+            byte[] stored = db.get(StoreKeys.POSITION);
+            position = stored == null ? Position.emptyPosition() : PositionCodec.decode(stored, name);
+        } catch (RuntimeException e) {
+            closeDatabaseQuietly();
+            throw e;
+        }
+        open = true;
+        stateStoreContext.register(root, new Restorer());
+    }
+
+    private EverettDB openDatabase() {
+        boolean holdsFiles;
+        try {
+            Files.createDirectories(directory.getParent());
+            holdsFiles = Files.isDirectory(directory) && hasEntries(directory);
+        } catch (IOException e) {
+            throw new ProcessorStateException("Everett store " + name + ": cannot create " + directory.getParent() + ": " + e.getMessage(), e);
+        }
+        try {
+            // An existing, non-empty directory must already be a store: never create one among foreign files.
+            return EverettDB.open(directory, options.toDbOptions().setCreateIfMissing(!holdsFiles));
+        } catch (PolicyMismatchException e) {
+            throw new ProcessorStateException("Everett store " + name + " at " + directory
+                    + " was created with another segment policy than this application configures ("
+                    + options.policy() + "): " + e.getMessage()
+                    + ". Configure the policy it was created with, or delete the directory to restore the store"
+                    + " from its changelog", e);
+        } catch (IllegalArgumentException e) {
+            if (holdsFiles) {
+                throw new ProcessorStateException("Everett store " + name + ": " + directory
+                        + " holds files but no Everett store (" + e.getMessage() + "); it may belong to another kind of store."
+                        + " Move or delete it to restore the store from its changelog", e);
+            }
+            throw new ProcessorStateException("Everett store " + name + ": the options cannot open " + directory + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw new ProcessorStateException("Everett store " + name + ": cannot open " + directory + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean hasEntries(Path dir) throws IOException {
+        try (var entries = Files.list(dir)) {
+            return entries.findAny().isPresent();
+        }
+    }
+
+    /** A new store records its value format; an existing one must have been created with the same. */
+    private void checkFormat() {
+        byte[] stored = db.get(StoreKeys.FORMAT);
+        String expected = "everett-streams/1 " + format.label;
+        if (stored == null) {
+            try (EverettIterator records = db.newIterator(new ReadOptions()
+                    .setIterateLowerBound(StoreKeys.DATA_START).setIterateUpperBound(StoreKeys.DATA_END))) {
+                records.seekToFirst();
+                if (records.isValid()) {
+                    throw new ProcessorStateException("Everett store " + name + " at " + directory
+                            + " holds records but no format record; it was not written by an Everett state store");
+                }
+            }
+            db.put(statusOptions, StoreKeys.FORMAT, expected.getBytes(StandardCharsets.US_ASCII));
+            return;
+        }
+        String found = new String(stored, StandardCharsets.US_ASCII);
+        if (!found.equals(expected)) {
+            throw new ProcessorStateException("Everett store " + name + " at " + directory + " holds a \""
+                    + found + "\" store, but this topology opens it as \"" + expected
+                    + "\". Everett stores do not convert values in place: delete the directory to restore the store"
+                    + " from its changelog in the new format");
+        }
+    }
+
+    @Override
+    public boolean persistent() {
+        return true;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    @SuppressWarnings("deprecation")
+    @Override
+    public boolean managesOffsets() {
+        return true;
+    }
+
+    private void validateOpen() {
+        if (!open) {
+            throw new InvalidStateStoreException("Store " + name + " is currently closed");
+        }
+    }
+
+    @Override
+    public synchronized void put(Bytes key, byte[] value) {
+        Objects.requireNonNull(key, "key cannot be null");
+        validateOpen();
+        if (value == null) {
+            db.delete(writeOptions, StoreKeys.data(key.get()));
+        } else {
+            db.put(writeOptions, StoreKeys.data(key.get()), value);
+        }
+        updatePosition();
+    }
+
+    @Override
+    public synchronized byte[] putIfAbsent(Bytes key, byte[] value) {
+        Objects.requireNonNull(key, "key cannot be null");
+        byte[] existing = get(key);
+        if (existing == null) {
+            put(key, value);
+        }
+        return existing;
+    }
+
+    @Override
+    public synchronized void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+        validateOpen();
+        try (WriteBatch batch = new WriteBatch()) {
+            for (KeyValue<Bytes, byte[]> entry : entries) {
+                Objects.requireNonNull(entry.key, "key cannot be null");
+                if (entry.value == null) {
+                    batch.delete(StoreKeys.data(entry.key.get()));
+                } else {
+                    batch.put(StoreKeys.data(entry.key.get()), entry.value);
+                }
+            }
+            db.write(writeOptions, batch);
+        }
+        updatePosition();
+    }
+
+    @Override
+    public synchronized byte[] delete(Bytes key) {
+        Objects.requireNonNull(key, "key cannot be null");
+        byte[] existing = get(key);
+        put(key, null);
+        return existing;
+    }
+
+    @Override
+    public synchronized byte[] get(Bytes key) {
+        Objects.requireNonNull(key, "key cannot be null");
+        validateOpen();
+        return db.get(StoreKeys.data(key.get()));
+    }
+
+    @Override
+    public synchronized KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+        return range(from, to, false);
+    }
+
+    @Override
+    public synchronized KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
+        return range(from, to, true);
+    }
+
+    private KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to, boolean reverse) {
+        validateOpen();
+        if (from != null && to != null && from.compareTo(to) > 0) {
+            // As the built-in stores do: an inverted range is empty, not an error.
+            return iterator(StoreKeys.DATA_START, StoreKeys.DATA_START, reverse);
+        }
+        byte[] lower = from == null ? StoreKeys.DATA_START : StoreKeys.data(from.get());
+        byte[] upper = to == null ? StoreKeys.DATA_END : StoreKeys.dataAfter(to.get());
+        return iterator(lower, upper, reverse);
+    }
+
+    @Override
+    public synchronized KeyValueIterator<Bytes, byte[]> all() {
+        validateOpen();
+        return iterator(StoreKeys.DATA_START, StoreKeys.DATA_END, false);
+    }
+
+    @Override
+    public synchronized KeyValueIterator<Bytes, byte[]> reverseAll() {
+        validateOpen();
+        return iterator(StoreKeys.DATA_START, StoreKeys.DATA_END, true);
+    }
+
+    @Override
+    public synchronized <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
+        Objects.requireNonNull(prefix, "prefix cannot be null");
+        Objects.requireNonNull(prefixKeySerializer, "prefixKeySerializer cannot be null");
+        validateOpen();
+        byte[] bytes = prefixKeySerializer.serialize(null, prefix);
+        return iterator(StoreKeys.data(bytes), StoreKeys.dataPrefixEnd(bytes), false);
+    }
+
+    private KeyValueIterator<Bytes, byte[]> iterator(byte[] lower, byte[] upper, boolean reverse) {
+        EverettIterator cursor = db.newIterator(new ReadOptions().setIterateLowerBound(lower).setIterateUpperBound(upper));
+        EverettKeyValueIterator iterator = new EverettKeyValueIterator(name, cursor, reverse, openIterators::remove);
+        openIterators.add(iterator);
+        return iterator;
+    }
+
+    @Override
+    public synchronized long approximateNumEntries() {
+        validateOpen();
+        return Long.parseLong(db.getProperty("everett.estimate-num-keys"));
+    }
+
+    @Override
+    public synchronized void commit(Map<TopicPartition, Long> changelogOffsets) {
+        if (!open) {
+            return;
+        }
+        if (restoredSinceFlush) {
+            db.flush();
+            flushCount++;
+            restoredSinceFlush = false;
+        }
+        try (WriteBatch batch = new WriteBatch()) {
+            if (changelogOffsets.isEmpty()) {
+                for (byte[] key : offsetKeys()) {
+                    batch.delete(key);
+                }
+            }
+            for (Map.Entry<TopicPartition, Long> entry : changelogOffsets.entrySet()) {
+                byte[] key = StoreKeys.offset(entry.getKey());
+                if (entry.getValue() == null) {
+                    batch.delete(key);
+                } else {
+                    batch.put(key, ByteBuffer.allocate(Long.BYTES).putLong(entry.getValue()).array());
+                }
+            }
+            batch.put(StoreKeys.POSITION, PositionCodec.encode(position));
+            db.write(commitOptions, batch);
+        }
+    }
+
+    private List<byte[]> offsetKeys() {
+        List<byte[]> keys = new ArrayList<>();
+        try (EverettIterator offsets = db.newIterator(new ReadOptions()
+                .setIterateLowerBound(StoreKeys.OFFSET_PREFIX).setIterateUpperBound(StoreKeys.OFFSET_END))) {
+            for (offsets.seekToFirst(); offsets.isValid(); offsets.next()) {
+                keys.add(offsets.key());
+            }
+        }
+        return keys;
+    }
+
+    @Override
+    public synchronized Long committedOffset(TopicPartition partition) {
+        if (!open) {
+            return null;
+        }
+        byte[] stored = db.get(StoreKeys.offset(partition));
+        if (stored == null) {
+            return null;
+        }
+        if (stored.length != Long.BYTES) {
+            throw new ProcessorStateException("Everett store " + name + ": committed offset of " + partition
+                    + " has " + stored.length + " bytes, expected " + Long.BYTES);
+        }
+        return ByteBuffer.wrap(stored).getLong();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!open) {
+            return;
+        }
+        open = false;
+        for (EverettKeyValueIterator iterator : new ArrayList<>(openIterators)) {
+            iterator.closeWithStore();
+        }
+        openIterators.clear();
+        try {
+            if (!options.writeAheadLog()) {
+                db.flush();                      // what only the memtable holds would be lost at close
+            }
+            db.put(statusOptions, StoreKeys.STATUS, CLOSED);
+        } finally {
+            closeDatabaseQuietly();
+        }
+    }
+
+    private void closeDatabaseQuietly() {
+        EverettDB closing = db;
+        db = null;
+        if (closing != null) {
+            closing.close();
+        }
+    }
+
+    @Override
+    public synchronized Position getPosition() {
+        return position;
+    }
+
+    private void updatePosition() {
+        if (context != null) {
+            RecordMetadata meta = context.recordMetadata().orElse(null);
+            if (meta != null) {
+                position.withComponent(meta.topic(), meta.partition(), meta.offset());
+            }
+        }
+    }
+
+    /**
+     * Answers the interactive queries the built-in RocksDB store answers at this layer: {@link KeyQuery}
+     * and {@link RangeQuery} on bytes (the metered layer above translates typed and timestamped
+     * queries into these). Others are unknown; a query whose position bound this store has not
+     * reached fails with {@link FailureReason#NOT_UP_TO_BOUND}.
+     */
+    @Override
+    public synchronized <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+        long start = config.isCollectExecutionInfo() ? System.nanoTime() : -1L;
+        QueryResult<R> result;
+        int partition = context == null ? -1 : context.taskId().partition();
+        if (!(query instanceof KeyQuery<?, ?>) && !(query instanceof RangeQuery<?, ?>)) {
+            result = QueryResult.forUnknownQueryType(query, this);
+        } else if (context != null && !reached(positionBound, partition)) {
+            result = QueryResult.notUpToBound(position, positionBound, partition);
+        } else {
+            result = runQuery(query);
+        }
+        if (config.isCollectExecutionInfo()) {
+            result.addExecutionInfo("Handled in " + getClass() + " in " + (System.nanoTime() - start) + "ns");
+        }
+        result.setPosition(position.copy());
+        return result;
+    }
+
+    @SuppressWarnings("unchecked")
+    private <R> QueryResult<R> runQuery(Query<R> query) {
+        try {
+            if (query instanceof KeyQuery<?, ?> keyQuery) {
+                return (QueryResult<R>) QueryResult.forResult(get((Bytes) keyQuery.getKey()));
+            }
+            RangeQuery<Bytes, byte[]> rangeQuery = (RangeQuery<Bytes, byte[]>) query;
+            Bytes lower = rangeQuery.getLowerBound().orElse(null);
+            Bytes upper = rangeQuery.getUpperBound().orElse(null);
+            boolean descending = rangeQuery.resultOrder() == ResultOrder.DESCENDING;
+            KeyValueIterator<Bytes, byte[]> iterator = lower == null && upper == null
+                    ? (descending ? reverseAll() : all())
+                    : (descending ? reverseRange(lower, upper) : range(lower, upper));
+            return (QueryResult<R>) QueryResult.forResult(iterator);
+        } catch (RuntimeException e) {
+            return QueryResult.forFailure(FailureReason.STORE_EXCEPTION,
+                    "Everett store " + name + " failed to run " + query + ": " + e);
+        }
+    }
+
+    /** Whether this store has seen, for its partition, at least the offsets the bound asks for. */
+    private boolean reached(PositionBound bound, int partition) {
+        Position wanted = bound.position();
+        for (String topic : wanted.getTopics()) {
+            Long needed = wanted.getPartitionPositions(topic).get(partition);
+            if (needed != null) {
+                Long seen = position.getPartitionPositions(topic).get(partition);
+                if (seen == null || seen < needed) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    synchronized int flushCount() {
+        return flushCount;
+    }
+
+    /** What restoration has done so far (records, batches, time in the store). */
+    RestoreStatistics restoreStatistics() {
+        return restoreStatistics;
+    }
+
+    /** Restores changelog batches, each as one write batch without the log; the next commit flushes them first. */
+    private final class Restorer implements BatchingStateRestoreCallback {
+        @Override
+        public void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
+            long start = System.nanoTime();
+            synchronized (EverettKeyValueStore.this) {
+                validateOpen();
+                try (WriteBatch batch = new WriteBatch()) {
+                    for (KeyValue<byte[], byte[]> record : records) {
+                        if (record.value == null) {
+                            batch.delete(StoreKeys.data(record.key));
+                        } else {
+                            batch.put(StoreKeys.data(record.key), record.value);
+                        }
+                    }
+                    db.write(restoreOptions, batch);
+                }
+                restoredSinceFlush = true;
+            }
+            restoreStatistics.add(records.size(), System.nanoTime() - start);
+        }
+    }
+
+    /** Counts what restoration wrote and how long the store took for it. */
+    static final class RestoreStatistics {
+        private long records;
+        private long batches;
+        private long nanos;
+
+        synchronized void add(long batchRecords, long batchNanos) {
+            records += batchRecords;
+            batches++;
+            nanos += batchNanos;
+        }
+
+        synchronized long records() {
+            return records;
+        }
+
+        synchronized long batches() {
+            return batches;
+        }
+
+        synchronized long nanos() {
+            return nanos;
+        }
+    }
+}

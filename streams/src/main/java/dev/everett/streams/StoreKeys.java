@@ -1,0 +1,89 @@
+package dev.everett.streams;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * How one EverettDB holds a state store: its records and its own bookkeeping (format, open/closed
+ * status, committed changelog offsets, query position) in two disjoint key ranges, so that offsets
+ * can be written in the same atomic batch as the records they cover. Record keys are the store key
+ * behind the byte {@link #DATA}; bookkeeping keys are an ASCII name behind {@link #META}. Both
+ * ranges keep the store keys' unsigned lexicographic order.
+ */
+final class StoreKeys {
+    /** First byte of every bookkeeping key. */
+    static final byte META = 0x00;
+    /** First byte of every record key. */
+    static final byte DATA = 0x01;
+
+    /** The smallest record key (inclusive lower bound of the record range). */
+    static final byte[] DATA_START = {DATA};
+    /** Just past the record range (exclusive upper bound). */
+    static final byte[] DATA_END = {DATA + 1};
+
+    static final byte[] FORMAT = meta("format");
+    static final byte[] STATUS = meta("status");
+    static final byte[] POSITION = meta("position");
+    /** Committed offsets are {@code offset/<topic>/<partition>}; this is the prefix of them all. */
+    static final byte[] OFFSET_PREFIX = meta("offset/");
+    static final byte[] OFFSET_END = successorOfPrefix(OFFSET_PREFIX);
+
+    private StoreKeys() {
+    }
+
+    static byte[] meta(String name) {
+        byte[] ascii = name.getBytes(StandardCharsets.US_ASCII);
+        byte[] key = new byte[ascii.length + 1];
+        key[0] = META;
+        System.arraycopy(ascii, 0, key, 1, ascii.length);
+        return key;
+    }
+
+    static byte[] offset(TopicPartition partition) {
+        // Topic names are ASCII letters, digits, '.', '_' and '-', so '/' cannot occur inside one.
+        return meta("offset/" + partition.topic() + "/" + partition.partition());
+    }
+
+    /** The record key of a store key: {@link #DATA} then the key's bytes. */
+    static byte[] data(byte[] key) {
+        byte[] stored = new byte[key.length + 1];
+        stored[0] = DATA;
+        System.arraycopy(key, 0, stored, 1, key.length);
+        return stored;
+    }
+
+    /** The record key just after {@code key} in order (the exclusive bound that includes {@code key}). */
+    static byte[] dataAfter(byte[] key) {
+        byte[] stored = new byte[key.length + 2];
+        stored[0] = DATA;
+        System.arraycopy(key, 0, stored, 1, key.length);
+        return stored;                                   // trailing 0x00: the immediate successor
+    }
+
+    /** The store key inside a record key. */
+    static byte[] storeKey(byte[] stored) {
+        return Arrays.copyOfRange(stored, 1, stored.length);
+    }
+
+    /**
+     * The exclusive upper bound of all record keys starting with {@code prefix}: the prefix with its
+     * last byte below 0xff incremented and what follows dropped; past the record range if there is
+     * no such byte (an empty prefix or one of only 0xff bytes).
+     */
+    static byte[] dataPrefixEnd(byte[] prefix) {
+        byte[] bound = successorOfPrefix(data(prefix));
+        return bound.length == 1 ? DATA_END : bound;
+    }
+
+    private static byte[] successorOfPrefix(byte[] prefix) {
+        for (int i = prefix.length - 1; i >= 0; i--) {
+            if (prefix[i] != (byte) 0xff) {
+                byte[] bound = Arrays.copyOf(prefix, i + 1);
+                bound[i]++;
+                return bound;
+            }
+        }
+        throw new IllegalArgumentException("a prefix of only 0xff bytes has no successor");
+    }
+}
