@@ -1,10 +1,10 @@
 package dev.everett.cli;
 
 import dev.everett.api.Policy;
-import dev.everett.api.PolicyMismatchException;
 import dev.everett.api.ValueGrammar;
 import dev.everett.store.DBOptions;
 import dev.everett.store.EverettDB;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine;
@@ -12,13 +12,13 @@ import picocli.CommandLine.Option;
 
 /**
  * How a command opens an EverettDB directory. A new store is created with {@code --format}
- * (and {@code --w}, {@code --k}); an existing one is opened with the policy it records: the one
- * named on the command line if any, else Everett's two default policies in turn (KV02 and KV03
- * with W = K = 15), the store refusing the one it was not created with.
+ * (and {@code --w}, {@code --k}); an existing one is opened with the policy and level layout its
+ * descriptor records ({@link DBOptions#loadFrom}), or under the policy the command line names,
+ * which the store refuses if it was not created with it.
  */
 final class StoreAccess {
     @Option(names = "--format", paramLabel = "kv02|kv03",
-            description = "Store policy: the format a new store is created with (default kv02). An existing store is opened under its own; name it only if its W or K is not 15.")
+            description = "Store policy: the format a new store is created with (default kv02). An existing store is opened under the policy it records.")
     LoadCommand.Format format;
 
     @Option(names = "--w", paramLabel = "W", description = "Store policy: block width W (default 15).")
@@ -40,15 +40,13 @@ final class StoreAccess {
         if (format != null || w != null || k != null) {
             return EverettDB.open(dir, new DBOptions().setCreateIfMissing(false).setPolicy(policy(spec)));
         }
+        DBOptions recorded;
         try {
-            return EverettDB.open(dir, new DBOptions().setCreateIfMissing(false).setPolicy(Policy.defaultBytes()));
-        } catch (PolicyMismatchException kv02) {
-            try {
-                return EverettDB.open(dir, new DBOptions().setCreateIfMissing(false).setPolicy(Policy.stringPolicy()));
-            } catch (PolicyMismatchException kv03) {
-                throw new CliException(kv02.getMessage() + " (name it with --format, --w and --k)");
-            }
+            recorded = DBOptions.loadFrom(dir);
+        } catch (IOException e) {
+            throw new CliException(dir + ": cannot read the store's descriptor: " + e.getMessage());
         }
+        return EverettDB.open(dir, recorded);
     }
 
     /** Opens the store in {@code dir}, creating it under the command line's policy if there is none. */

@@ -3,6 +3,9 @@ package dev.everett.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.everett.api.Policy;
+import dev.everett.compaction.Layout;
+import dev.everett.store.DBOptions;
 import dev.everett.store.EverettDB;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
@@ -39,6 +42,22 @@ class StoreCommandsTest {
                 + "{\"key\":\"62616e616e61\",\"value\":\"79656c6c6f77\"}\n", Cli.run("dump", "--json", db).out());
         assertEquals("apple ==> green\n", Cli.run("dump", db, "--from", "apple", "--to", "b").out());
         assertEquals(2, Cli.run("scan", db, "--limit", "-5").exit());
+    }
+
+    @Test
+    void anExistingStoreIsOpenedUnderThePolicyAndLayoutItRecords() throws Exception {
+        Path db = dir.resolve("db");
+        Policy policy = Policy.stringPolicy().withBlockWidth(7).withGroupSize(3);
+        try (EverettDB d = EverettDB.open(db, new DBOptions().setPolicy(policy).setLevelLayout(Layout.WHOLE_RUN))) {
+            d.put("apple".getBytes(), "red".getBytes());
+            d.flush();
+        }
+        assertEquals("red\n", Cli.run("get", db, "apple").out());
+        assertEquals(0, Cli.run("put", db, "banana", "yellow").exit());
+        Cli.Result stats = Cli.run("stats", db);
+        assertTrue(stats.out().contains("KV03"), stats.toString());
+        Cli.Result asked = Cli.run("get", "--format", "kv02", db, "apple");
+        assertEquals(1, asked.exit(), "a policy named on the command line that the store was not created with is refused: " + asked);
     }
 
     @Test

@@ -41,6 +41,20 @@ public final class DBOptions implements AutoCloseable {
     public DBOptions() {
     }
 
+    /**
+     * Options for reopening the store in {@code dir} as it was created: its recorded segment policy
+     * and level layout (its {@code STORE} descriptor, checked), every other option at its default.
+     * The counterpart of RocksJava's {@code OptionsUtil.loadLatestOptions}, for tools that are
+     * given a directory and nothing else.
+     *
+     * @throws java.nio.file.NoSuchFileException if {@code dir} holds no store
+     * @throws CorruptFileException if the descriptor is damaged
+     */
+    public static DBOptions loadFrom(java.nio.file.Path dir) throws java.io.IOException {
+        StoreDescriptor stored = StoreDescriptor.read(StoreFiles.DEFAULT, Objects.requireNonNull(dir, "dir"));
+        return new DBOptions().setCreateIfMissing(false).setPolicy(stored.policy()).setLevelLayout(stored.layout());
+    }
+
     /** Create the store if the directory holds none (default {@code true}, unlike RocksDB, so {@code open(dir)} just works). */
     public DBOptions setCreateIfMissing(boolean createIfMissing) {
         this.createIfMissing = createIfMissing;
