@@ -15,10 +15,17 @@ import java.util.Objects;
  * the catalog below. Answers are the same as without it; only the route to them is shorter. A
  * segment of a million 16-byte keys under K = 15 takes about 1.9 MB; 0 turns the cache off.
  *
+ * <p><b>Checked reads.</b> With {@code verifyChecksums} (the default, as RocksDB's
+ * {@code verify_checksums}) no lookup, cursor or merge input returns data from a native whose
+ * body CRC32C this store has not checked: each native's body is checked once, before its first
+ * read, and remembered; indexes and filters are checked when they are opened. Turning it off
+ * skips the natives' check (a damaged payload may then answer wrongly until {@code verify()}).
+ *
  * @param filters           the key filters kept beside each native
  * @param routingCacheBytes memory per open chain for decoded routing samples; 0 for none
+ * @param verifyChecksums   check each native's body CRC32C before its first read
  */
-public record ObjectStoreOptions(FilterPolicy filters, long routingCacheBytes) {
+public record ObjectStoreOptions(FilterPolicy filters, long routingCacheBytes, boolean verifyChecksums) {
     /** The default routing cache per open chain: 2 MiB. */
     public static final long DEFAULT_ROUTING_CACHE_BYTES = 2L << 20;
 
@@ -29,16 +36,29 @@ public record ObjectStoreOptions(FilterPolicy filters, long routingCacheBytes) {
         }
     }
 
-    /** No key filters (Everett's own files only), a routing cache of {@value #DEFAULT_ROUTING_CACHE_BYTES} bytes per chain. */
+    /** Options with checked reads (the form before {@code verifyChecksums} existed). */
+    public ObjectStoreOptions(FilterPolicy filters, long routingCacheBytes) {
+        this(filters, routingCacheBytes, true);
+    }
+
+    /**
+     * No key filters (Everett's own files only), a routing cache of
+     * {@value #DEFAULT_ROUTING_CACHE_BYTES} bytes per chain, checked reads.
+     */
     public static ObjectStoreOptions defaults() {
-        return new ObjectStoreOptions(FilterPolicy.none(), DEFAULT_ROUTING_CACHE_BYTES);
+        return new ObjectStoreOptions(FilterPolicy.none(), DEFAULT_ROUTING_CACHE_BYTES, true);
     }
 
     public ObjectStoreOptions withFilters(FilterPolicy f) {
-        return new ObjectStoreOptions(f, routingCacheBytes);
+        return new ObjectStoreOptions(f, routingCacheBytes, verifyChecksums);
     }
 
     public ObjectStoreOptions withRoutingCacheBytes(long bytes) {
-        return new ObjectStoreOptions(filters, bytes);
+        return new ObjectStoreOptions(filters, bytes, verifyChecksums);
+    }
+
+    /** The same options with natives' body checksums checked before their first read, or not. */
+    public ObjectStoreOptions withVerifyChecksums(boolean verify) {
+        return new ObjectStoreOptions(filters, routingCacheBytes, verify);
     }
 }

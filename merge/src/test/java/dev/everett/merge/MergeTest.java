@@ -334,7 +334,7 @@ class MergeTest {
         int second = fc + 6;
         assertEquals('c', bytes[second + 3]);
         bytes[second + 3] = 'a';
-        Files.write(p, bytes);
+        Files.write(p, withRepairedCrcs(bytes));
         TreeMap<byte[], byte[]> b = new TreeMap<>(Arrays::compareUnsigned);
         b.put("z".getBytes(), new byte[] {3});
         try (SegmentReader r1 = engine.open(p, policy, OpenMode.TYPED);
@@ -412,7 +412,7 @@ class MergeTest {
             int mask = 0x80 >>> (int) (literal & 7);
             assertTrue((bytes[(int) (literal >>> 3)] & mask) != 0, "the literal starts with a 1");
             bytes[(int) (literal >>> 3)] &= (byte) ~mask;
-            Files.write(p, bytes);
+            Files.write(p, withRepairedCrcs(bytes));
             TreeMap<byte[], byte[]> b = new TreeMap<>(Arrays::compareUnsigned);
             b.put("z".getBytes(), new byte[] {3});
             Path out = dir.resolve("x-" + second);
@@ -448,7 +448,7 @@ class MergeTest {
         }
         byte[] bytes = Files.readAllBytes(p);
         bytes[(int) (value >>> 3)] &= (byte) ~(0x80 >>> (int) (value & 7));
-        Files.write(p, bytes);
+        Files.write(p, withRepairedCrcs(bytes));
         Path out = dir.resolve("bad-value-out");
         try (SegmentReader r1 = engine.open(p, policy, OpenMode.TYPED);
              SegmentReader r2 = engine.open(write("good", policy, a), policy, OpenMode.TYPED)) {
@@ -478,5 +478,23 @@ class MergeTest {
             }
             assertTrue(Files.notExists(out));
         }
+    }
+
+    /**
+     * A forged input whose checksums hold again: readers check a native's body CRC32C before its
+     * first read, so a forgery that should reach the merger's own checks must carry the CRCs of
+     * its new bytes (body CRC at byte 64, then the header CRC at byte 68 over the 96-byte header
+     * with its own field zeroed; see docs/format.md, "Envelope").
+     */
+    static byte[] withRepairedCrcs(byte[] bytes) {
+        java.util.zip.CRC32C body = new java.util.zip.CRC32C();
+        body.update(bytes, 96, bytes.length - 96);
+        java.nio.ByteBuffer le = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        le.putInt(64, (int) body.getValue());
+        le.putInt(68, 0);
+        java.util.zip.CRC32C header = new java.util.zip.CRC32C();
+        header.update(bytes, 0, 96);
+        le.putInt(68, (int) header.getValue());
+        return bytes;
     }
 }

@@ -33,6 +33,12 @@ import java.nio.file.Path;
  * {@link Arena} that {@link #close()} releases. After close every access throws
  * {@link IllegalStateException} from the closed arena: the mapping cannot be touched once it is
  * gone. The policy's format must match the file's directory magic.
+ *
+ * <p><b>Checked reads.</b> Unless opened with {@code verifyChecksums = false}, no record is read
+ * from the body before its CRC32C has been checked: the first read of any kind (a cursor, a
+ * record by ordinal, a lookup through a catalog, merge input, an index build) checks the whole
+ * body once and the reader remembers it. A flipped payload bit that breaks no framing rule would
+ * otherwise give a wrong answer; the open itself stays cheap (envelope and directory only).
  */
 public final class NativeReader implements SegmentReader {
     private final Path path;
@@ -41,7 +47,11 @@ public final class NativeReader implements SegmentReader {
     private final MemorySegment file;
     private final Envelope envelope;
     private final Corruption corruption;
+    /** The directory, parsed and shape-checked (at open in TYPED mode, else on first need). */
+    private volatile Typed parsed;
+    /** The same, published only once the body CRC has held (or checking is off). */
     private volatile Typed typed;
+    private final boolean verifyChecksums;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
@@ -53,8 +63,9 @@ public final class NativeReader implements SegmentReader {
     public record Typed(NativeDirectory directory, EliasFanoReader offsets, long fcStart, long fcEnd, FcStream stream) {
     }
 
-    private NativeReader(Path path, Policy policy, Arena arena, MemorySegment file, Envelope envelope) {
+    private NativeReader(Path path, Policy policy, Arena arena, MemorySegment file, Envelope envelope, boolean verifyChecksums) {
         this.path = path;
+        this.verifyChecksums = verifyChecksums;
         this.policy = policy;
         this.arena = arena;
         this.file = file;
@@ -62,7 +73,17 @@ public final class NativeReader implements SegmentReader {
         this.corruption = new Corruption(path);
     }
 
+    /** Opens a native whose body CRC is checked before its first read. */
     public static NativeReader open(Path path, Policy policy, OpenMode mode) throws IOException {
+        return open(path, policy, mode, true);
+    }
+
+    /**
+     * Opens a native; with {@code verifyChecksums} false its body is read without its CRC being
+     * checked (as RocksDB's {@code verify_checksums = false}): a damaged payload may then answer
+     * wrongly until {@link #verify()} refuses it.
+     */
+    public static NativeReader open(Path path, Policy policy, OpenMode mode, boolean verifyChecksums) throws IOException {
         Arena arena = Arena.ofShared();
         try {
             MemorySegment mapped = MappedFile.readOnly(path, arena);
@@ -70,9 +91,9 @@ public final class NativeReader implements SegmentReader {
             checkKind(path, env);
             env.requirePolicy(path, policy);
             checkFormat(path, mapped, env, policy);
-            NativeReader reader = new NativeReader(path, policy, arena, mapped, env);
+            NativeReader reader = new NativeReader(path, policy, arena, mapped, env, verifyChecksums);
             if (mode == OpenMode.TYPED) {
-                reader.typed();
+                reader.parsed();
             }
             return reader;
         } catch (RuntimeException | IOException | Error e) {
@@ -91,7 +112,8 @@ public final class NativeReader implements SegmentReader {
     /**
      * The directory magic names the file's format: a KV02 file under a KV03 policy, or the
      * reverse, belongs elsewhere. Read at open in both modes, so that a format mismatch is
-     * reported as one before any query. Any other magic is left to the typed check.
+     * reported as one before any query (once the body CRC has held: see below). Any other magic
+     * is left to the typed check.
      */
     private static void checkFormat(Path path, MemorySegment s, Envelope env, Policy policy) {
         if (s.byteSize() < Envelope.BYTES + NativeDirectory.MAGIC_BYTES) {
@@ -101,16 +123,47 @@ public final class NativeReader implements SegmentReader {
         SegmentFormat found = magic == Kv02Directory.MAGIC ? SegmentFormat.KV02
                 : magic == Kv03Directory.MAGIC && env.unit() == Unit.BIT ? SegmentFormat.KV03 : null;
         if (found != null && found != policy.format()) {
+            // KV02's and KV03's magics differ in one bit: a damaged magic must be reported as
+            // damage, so the body (which holds the magic) has to pass its CRC before the
+            // difference counts as a file written under another policy.
+            FullScan.bodyCrc(s, env, new Corruption(path));
             throw new PolicyMismatchException(path, "segment format", policy.format(), found);
         }
     }
 
-    /** Checks the directory on first need (always done at open in {@link OpenMode#TYPED}). */
+    /**
+     * The directory-dependent state for reading records: the directory checked on first need
+     * (at open in {@link OpenMode#TYPED}) and, unless checking is off, the body CRC checked once
+     * before the first caller gets it. A body that fails its CRC fails every call, naming the file.
+     */
     public Typed typed() {
         Typed t = typed;
         if (t == null) {
             synchronized (this) {
                 t = typed;
+                if (t == null) {
+                    t = parsed();
+                    if (verifyChecksums) {
+                        FullScan.bodyCrc(file, envelope, corruption);
+                    }
+                    typed = t;
+                }
+            }
+        }
+        return t;
+    }
+
+    /** True unless the reader was opened with checking off. */
+    public boolean verifiesChecksums() {
+        return verifyChecksums;
+    }
+
+    /** Parses and shape-checks the directory once; reads no record. */
+    private Typed parsed() {
+        Typed t = parsed;
+        if (t == null) {
+            synchronized (this) {
+                t = parsed;
                 if (t == null) {
                     NativeDirectory d = policy.format() == SegmentFormat.KV03
                             ? Kv03Directory.parse(corruption, file, envelope)
@@ -127,7 +180,7 @@ public final class NativeReader implements SegmentReader {
                     FcStream stream = new FcStream(file, corruption, start, start + d.fcExtent(), ef, envelope.recordCount(),
                             envelope.blockWidth(), envelope.commonWidthOrNone(), true, d.terminalLength(), body + d.terminalField(), framing);
                     t = new Typed(d, ef, fcStart, fcStart + d.lengths()[NativeDirectory.FC], stream);
-                    typed = t;
+                    parsed = t;
                 }
             }
         }
@@ -231,7 +284,7 @@ public final class NativeReader implements SegmentReader {
 
     @Override
     public VerifyReport verify() {
-        Typed t = typed();
+        Typed t = parsed();
         NativeDirectory d = t.directory();
         FullScan.bodyCrc(file, envelope, corruption);
         FullScan.zeroGaps(file, corruption, d.bytes(), d.offsets(), d.lengths());

@@ -35,7 +35,7 @@ public final class MappedObjectStore implements ObjectStore {
         this.root = root;
         this.options = options;
         Files.createDirectories(root);
-        this.objects = new OpenObjects(root, policy, options.filters());
+        this.objects = new OpenObjects(root, policy, options.filters(), options.verifyChecksums());
     }
 
     @Override

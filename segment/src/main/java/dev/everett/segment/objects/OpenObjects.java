@@ -35,6 +35,7 @@ public final class OpenObjects implements AutoCloseable {
     private final Map<ObjectId, IndexReader> indexes = new HashMap<>();
     private final Map<ObjectId, KeyFilter> filters = new HashMap<>();
     private final FilterPolicy filterPolicy;
+    private final boolean verifyChecksums;
     private ObjectId emptyNative;
     /** Where fresh identities come from: random unless a test fixes them (golden files). */
     private Supplier<ObjectId> ids = ObjectId::random;
@@ -44,9 +45,15 @@ public final class OpenObjects implements AutoCloseable {
     }
 
     public OpenObjects(Path root, Policy policy, FilterPolicy filterPolicy) {
+        this(root, policy, filterPolicy, true);
+    }
+
+    /** {@code verifyChecksums}: check each native's body CRC before its first read (see {@link NativeReader#typed()}). */
+    public OpenObjects(Path root, Policy policy, FilterPolicy filterPolicy, boolean verifyChecksums) {
         this.root = root;
         this.policy = policy;
         this.filterPolicy = java.util.Objects.requireNonNull(filterPolicy);
+        this.verifyChecksums = verifyChecksums;
     }
 
     FilterPolicy filterPolicy() {
@@ -92,7 +99,7 @@ public final class OpenObjects implements AutoCloseable {
     synchronized NativeReader openNative(ObjectId id) throws IOException {
         NativeReader r = natives.get(id);
         if (r == null) {
-            r = NativeReader.open(nativePath(id), policy, OpenMode.TYPED);
+            r = NativeReader.open(nativePath(id), policy, OpenMode.TYPED, verifyChecksums);
             natives.put(id, r);
         }
         return r;

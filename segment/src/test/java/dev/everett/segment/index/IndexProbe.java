@@ -1,6 +1,7 @@
 package dev.everett.segment.index;
 
 import dev.everett.api.CorruptSegmentException;
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.Lookup;
 import dev.everett.api.PolicyMismatchException;
 import dev.everett.segment.cascade.Cascade;
@@ -50,6 +51,7 @@ final class IndexProbe {
     private final Path scratch;
     private final List<byte[]> queries;
     private final List<Rec> expected;
+    private final boolean verifyChecksums;
 
     /**
      * Installs {@code chain} in a store under {@code dir} (best on a memory file system: verify()
@@ -57,7 +59,13 @@ final class IndexProbe {
      * even sample of the chain's.
      */
     IndexProbe(GoldenIndexFiles.Chain chain, Path dir, int maxQueries) throws IOException {
+        this(chain, dir, maxQueries, true);
+    }
+
+    /** As above; with {@code verifyChecksums} false the store reads natives without checking their body CRC. */
+    IndexProbe(GoldenIndexFiles.Chain chain, Path dir, int maxQueries, boolean verifyChecksums) throws IOException {
         this.chain = chain;
+        this.verifyChecksums = verifyChecksums;
         this.root = dir.resolve("store");
         this.scratch = Files.createDirectories(dir.resolve("scratch"));
         chain.install(GoldenIndexFiles.dir(), root);
@@ -91,7 +99,7 @@ final class IndexProbe {
     Result probe() {
         List<String> wrong = new ArrayList<>();
         String stage = "open";
-        try (OpenObjects store = new OpenObjects(root, chain.policy())) {
+        try (OpenObjects store = new OpenObjects(root, chain.policy(), FilterPolicy.none(), verifyChecksums)) {
             Cascade cascade;
             try {
                 Catalog head = store.openChain(chain.headNative(), chain.headIndex());

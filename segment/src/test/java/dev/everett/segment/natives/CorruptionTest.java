@@ -616,7 +616,9 @@ public class CorruptionTest {
 
         /** Fails the test with every recorded failure, the first one's stack trace as the cause. */
         void report() {
-            System.out.printf("%-22s %6d cases, %5d valid mutants%n", golden.name(), cases, valid);
+            // A valid mutant is one the writer's own rules cannot tell from an original; every
+            // damaged copy must be caught or be one, and at least one case must run.
+            assertTrue(cases > 0 && valid <= cases, golden.name() + ": " + valid + " valid mutants of " + cases + " cases");
             if (failureCount > 0) {
                 AssertionError e = new AssertionError(failureCount + " of " + cases + " cases misbehaved (seed " + SEED + "):\n  "
                         + String.join("\n  ", failures));
