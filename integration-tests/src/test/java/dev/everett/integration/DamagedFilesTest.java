@@ -65,8 +65,6 @@ class DamagedFilesTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("configs")
-    @org.junit.jupiter.api.Disabled("store bug (issue 13, checked reads): a flipped bit in a native .kv body is read without its CRC"
-            + " being checked, so a get or an iterator answers wrongly without an error (see docs/testing.md)")
     void nativeDamageFailsNamingTheFileOrAnswersRightly(EverettKv.Config config) throws Exception {
         damage(config, java.util.Set.of("native"));
     }
