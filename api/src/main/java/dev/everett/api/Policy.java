@@ -5,13 +5,18 @@ import java.util.Objects;
 /**
  * Everything writer and reader must agree on for a segment: the unit, the block width W, the
  * group size K of the index cascade, the value layout, the backspace code, the value grammar and
- * the native file format. The envelope stores all but the grammar and the format; the body's
- * directory magic names the format. Both are checked when a file is opened; a file that
- * disagrees is refused with {@link PolicyMismatchException}.
+ * the native file format. The envelope stores the unit, W, K, the backspace code and the value
+ * width fields; the body's directory magic names the format. No file records the grammar (raw
+ * or optional): as in Everett, the reader's policy decides how values are read. What a file
+ * records is checked when it is opened; a file that disagrees is refused with
+ * {@link PolicyMismatchException}.
  *
- * <p>In bit units every length is counted in bits and keys are still the host's byte strings
- * (8 bits a byte): KV02 stores them as they are, KV03 behind the one-bit sort code {@code 0}.
- * Fixed value widths count bits of the <em>encoded</em> value (see {@link ValueGrammar}).
+ * <p>In bit units every length is counted in bits and keys are the host's byte strings, stored
+ * behind the string sort's one-bit code {@code 0}: KV03 as they are, KV02 in their ordered string
+ * form (each {@code 0x00} followed by {@code 0xFF}, then a 16-bit zero terminator), as Everett's
+ * string policy writes them; readers, cursors and merges give back the host's keys. Fixed value
+ * widths count bits of the <em>encoded</em> value (see {@link ValueGrammar}); KV03 policies take
+ * none (refused when the policy is made).
  *
  * @param unit         byte or bit
  * @param blockWidth   W: records 0, W, 2W, … start a block and get an Elias–Fano offset (≥ 1)
@@ -44,6 +49,12 @@ public record Policy(Unit unit, int blockWidth, long groupSize, ValueWidth value
         }
         if (format == SegmentFormat.KV03 && unit != Unit.BIT) {
             throw new IllegalArgumentException("KV03 is a bit-unit format; byte-unit policies write KV02");
+        }
+        if (format == SegmentFormat.KV03 && valueWidth.isFixed()) {
+            // Everett's string codecs declare no fixed width, and its writer refuses a policy that
+            // promises one its codec does not supply; a KV03 file records only the width it finds.
+            throw new IllegalArgumentException("KV03 policies cannot declare a fixed value width (got "
+                    + valueWidth.units() + " bits): the string codecs have none; KV03 records the common width its values have");
         }
     }
 
@@ -86,9 +97,14 @@ public record Policy(Unit unit, int blockWidth, long groupSize, ValueWidth value
         return new Policy(unit, blockWidth, groupSize, valueWidth, backspace, g, format);
     }
 
-    /** Same policy in another unit and backspace code, in that unit's default format. */
+    /** Same policy in another unit and backspace code, in that unit's default format (KV03 for bits, which takes no fixed width). */
     public Policy withUnit(Unit u, BackspaceCode code) {
-        return new Policy(u, blockWidth, groupSize, valueWidth, code, grammar, SegmentFormat.defaultFor(u));
+        return withUnit(u, code, SegmentFormat.defaultFor(u));
+    }
+
+    /** Same policy in another unit, backspace code and format. */
+    public Policy withUnit(Unit u, BackspaceCode code, SegmentFormat f) {
+        return new Policy(u, blockWidth, groupSize, valueWidth, code, grammar, f);
     }
 
     /** Same policy writing another native format (KV03 needs bit units). */

@@ -8,8 +8,11 @@ package dev.everett.api;
 public enum SegmentFormat {
     /**
      * Everett's generic front-coded profile, in byte or bit units: a 128-byte directory, five
-     * sections, an explicit value length per record unless the file has a common width. Keys are
-     * the host's byte strings with no sort code. The default for byte units.
+     * sections, an explicit value length per record unless the file has a common width. In bytes
+     * the keys are the host's byte strings as they are; in bits each key is Everett's string-policy
+     * key encoding: the sort code {@code 0}, then the key's ordered string form (every
+     * {@code 0x00} byte followed by {@code 0xFF}, then 16 zero bits). Readers and cursors take
+     * and give host keys. The default for byte units.
      */
     KV02,
     /**

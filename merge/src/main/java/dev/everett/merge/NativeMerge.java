@@ -255,13 +255,17 @@ final class NativeMerge implements MergeJob {
         return scratch;
     }
 
-    /** The key a key-aware merger sees: a copy, since the input moves on while folding. */
+    /** The key a key-aware merger sees (the host's): a copy, since the input moves on while folding. */
     private MemorySegment materialise(SpanKey in) {
         long length = in.keyBytes();
         if (keyScratch.length < length) {
             keyScratch = new byte[(int) Math.max(length, keyScratch.length * 2L)];
         }
         System.arraycopy(in.built(), 0, keyScratch, 0, (int) length);
+        if (in.records.orderedStrings()) {
+            // KV02 in bits: the merged bits are the ordered string form; the callback takes the host key.
+            length = in.records.hostKey(keyScratch, (int) length);
+        }
         return MemorySegment.ofArray(keyScratch).asSlice(0, length);
     }
 

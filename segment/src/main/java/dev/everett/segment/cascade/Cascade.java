@@ -54,7 +54,7 @@ public final class Cascade {
         this.pathBits = head.nativeReader.pathBits();
         Corruption c = head.index.corruption();
         Policy policy = head.nativeReader.policy();
-        this.probes = ThreadLocal.withInitial(() -> new Probe(c, bits, pathBits, Framing.values(policy)));
+        this.probes = ThreadLocal.withInitial(() -> new Probe(c, bits, pathBits, Framing.orderedStrings(policy), Framing.values(policy)));
         c.require(head.virtualCount() <= k, IndexDirectory.inFile(IndexDirectory.VIRTUAL_COUNT),
                 "a query head must hold at most K = " + k + " occurrences, this one holds " + head.virtualCount());
         this.routing = routingBytes > 0 ? RoutingCache.of(head, routingBytes) : null;
@@ -87,11 +87,11 @@ public final class Cascade {
         /** Decodes the value of a match (every native of a chain shares the policy). */
         final ValueCodec values;
 
-        Probe(Corruption c, boolean bits, int pathBits, ValueCodec values) {
+        Probe(Corruption c, boolean bits, int pathBits, boolean ordered, ValueCodec values) {
             this.values = values;
-            lower = new QueryContext(c, bits, pathBits);
-            scan = new QueryContext(c, bits, pathBits);
-            pred = new QueryContext[] {new QueryContext(c, bits, pathBits), new QueryContext(c, bits, pathBits)};
+            lower = new QueryContext(c, bits, pathBits, ordered);
+            scan = new QueryContext(c, bits, pathBits, ordered);
+            pred = new QueryContext[] {new QueryContext(c, bits, pathBits, ordered), new QueryContext(c, bits, pathBits, ordered)};
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.everett.segment.cascade;
 
 import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.bits.OrderedStrings;
 import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -27,6 +28,8 @@ final class QueryContext {
     private final boolean bits;
     /** Bit unit: bits of sort code in front of the host's query (1 for KV03). */
     private final int pathBits;
+    /** KV02 in bits: the streams hold the ordered string form of the host's keys (the query is encoded first). */
+    private final boolean orderedStrings;
     /**
      * The query's units. Byte unit: a private copy padded with 8 zero bytes, so that an 8-byte
      * load at any position inside the query stays in bounds; shared by reference with the
@@ -48,9 +51,14 @@ final class QueryContext {
     }
 
     QueryContext(Corruption corruption, boolean bits, int pathBits) {
+        this(corruption, bits, pathBits, false);
+    }
+
+    QueryContext(Corruption corruption, boolean bits, int pathBits, boolean orderedStrings) {
         this.corruption = corruption;
         this.bits = bits;
         this.pathBits = pathBits;
+        this.orderedStrings = orderedStrings;
     }
 
     /**
@@ -59,7 +67,12 @@ final class QueryContext {
      * keeps exactly its code, so the boundary before it must hold it.
      */
     void start(byte[] q, int n) {
-        if (bits && pathBits > 0) {
+        if (bits && orderedStrings) {
+            // KV02 in bits stores keys in their ordered string form: the query takes it too.
+            byte[] form = OrderedStrings.encode(q, n);
+            n = form.length;
+            query = BitStrings.shiftedRight(form, 8L * n, pathBits);
+        } else if (bits && pathBits > 0) {
             query = BitStrings.shiftedRight(q, 8L * n, pathBits);
         } else {
             if (padded.length < n + 8) {

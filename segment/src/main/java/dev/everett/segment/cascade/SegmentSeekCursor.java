@@ -3,9 +3,11 @@ package dev.everett.segment.cascade;
 import dev.everett.api.KeyRange;
 import dev.everett.api.SeekCursor;
 import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.bits.OrderedStrings;
 import dev.everett.segment.fc.ByteWalker;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
+import dev.everett.segment.fc.Framing;
 import dev.everett.segment.fc.KeyWalker;
 import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.natives.NativeReader;
@@ -34,6 +36,8 @@ public final class SegmentSeekCursor implements SeekCursor {
     private final FcStream.Window window = new FcStream.Window();
     private final boolean bits;
     private final int pathBits;
+    /** KV02 in bits: stored keys are the ordered string form of the host's (queries are encoded, keys decoded). */
+    private final boolean orderedStrings;
     private final ValueCodec values;
 
     private KeyWalker walker;
@@ -62,6 +66,7 @@ public final class SegmentSeekCursor implements SeekCursor {
         this.range = range;
         this.bits = reader.bitUnit();
         this.pathBits = reader.pathBits();
+        this.orderedStrings = Framing.orderedStrings(reader.policy());
         this.values = reader.values();
     }
 
@@ -165,11 +170,12 @@ public final class SegmentSeekCursor implements SeekCursor {
         long length = f.retained + f.suffixLength;
         byte[] k;
         if (bits) {
-            long qBits = 8L * q.length + pathBits;
+            byte[] stored = orderedStrings ? OrderedStrings.encode(q, q.length) : q;
+            long qBits = 8L * stored.length + pathBits;
             if (f.retained > qBits) {
                 throw reader.corruption().at(f.start >>> 3, "seek landed on a record retaining more than the query's bits");
             }
-            byte[] logicalQuery = pathBits == 0 ? q : BitStrings.shiftedRight(q, 8L * q.length, pathBits);
+            byte[] logicalQuery = BitStrings.shiftedRight(stored, 8L * stored.length, pathBits);
             k = Arrays.copyOf(logicalQuery, Math.max(BitStrings.bytes(length), 1));
             BitStrings.copy(natives.segment(), f.suffixAt, k, f.retained, f.suffixLength);
             BitStrings.clearTail(k, length);
@@ -214,14 +220,17 @@ public final class SegmentSeekCursor implements SeekCursor {
             return;
         }
         int n = (int) ((length - pathBits) >>> 3);
-        if (pathBits == 0) {
-            key = k;
-        } else {
-            if (shifted.length < n) {
-                shifted = new byte[Math.max(n, 2 * shifted.length)];
+        if (shifted.length < n) {
+            shifted = new byte[Math.max(n, 2 * shifted.length)];
+        }
+        BitStrings.dropFirstBit(k, shifted, n);
+        key = shifted;
+        if (orderedStrings) {
+            int h = OrderedStrings.decodeInPlace(shifted, n);
+            if (h < 0) {
+                throw reader.corruption().at(0, OrderedStrings.NOT_CANONICAL);
             }
-            BitStrings.dropFirstBit(k, shifted, n);
-            key = shifted;
+            n = h;
         }
         keyLength = n;
     }

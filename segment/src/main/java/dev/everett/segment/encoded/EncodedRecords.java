@@ -5,6 +5,7 @@ import dev.everett.api.Policy;
 import dev.everett.api.SegmentReader;
 import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.bits.EliasFanoReader;
+import dev.everett.segment.bits.OrderedStrings;
 import dev.everett.segment.fc.ByteFrame;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
@@ -26,10 +27,11 @@ import java.lang.foreign.MemorySegment;
  * and lengths in bits, for the literal and for the encoded value alike: the value is the span of
  * the record stream that holds it, codec and all, so a consumer copies it bit for bit, and
  * decodes it only when it needs the bytes ({@link EncodedValues}). Retained prefixes and key
- * lengths count bits of the host key: a KV03 record's sort code is not counted (record 0 keeps
- * 0 bits, and a record that spells the code again keeps 0), as in {@code recordAt}. Since every
- * key of Everett's string policy has the same code, host-key order is logical-key order, and a
- * writer given these records adds the code back ({@link EncodedOutput}).
+ * lengths count bits of the stored key after its sort code (KV03: the host key; KV02: its
+ * ordered string form), as in {@code recordAt}: a record keeping less than the code (KV02's
+ * record 0, a KV03 record that spells the code again) keeps 0, its literal starting after the
+ * code. Since every key of Everett's string policy has the same code, this order is logical-key
+ * order, and a writer given these records adds the code back ({@link EncodedOutput}).
  */
 public final class EncodedRecords {
     private final NativeReader reader;
@@ -40,6 +42,7 @@ public final class EncodedRecords {
     /** Bit units: checks each KV02 bit value's codec fills its VLEN slot (KV03 frames parse their values). */
     private final ValueCodec bitValues;
     private final int pathBits;
+    private final boolean orderedStrings;
     private final EliasFanoReader.Cursor blockOffsets;
     private final long stride;
     private long ordinal = -1;
@@ -57,6 +60,7 @@ public final class EncodedRecords {
         this.bytes = frame instanceof ByteFrame b ? b : null;
         this.bitValues = bytes == null ? reader.values() : null;
         this.pathBits = framing.pathBits();
+        this.orderedStrings = Framing.orderedStrings(reader.policy());
         this.blockOffsets = stream.offsets().cursor(0);
         this.stride = stream.stride();
     }
@@ -152,9 +156,13 @@ public final class EncodedRecords {
         return stream.byteOffset(frame.start);
     }
 
-    /** Units of the previous key this record keeps (as stored; may be less than maximal; no KV03 sort code). */
+    /**
+     * Units of the previous key this record keeps (as stored; may be less than maximal; no sort
+     * code). A bit-unit record that keeps less than the code (KV02's record 0, a record backing up
+     * over its whole predecessor) keeps 0, and its literal starts after the code it spells.
+     */
     public long retained() {
-        return frame.retained - pathBits;
+        return Math.max(0, frame.retained - pathBits);
     }
 
     /** The current key's length in units (bits of the host key for bit units). */
@@ -164,11 +172,38 @@ public final class EncodedRecords {
 
     /** Position of the literal: key units [retained, keyLength). */
     public long literalAt() {
-        return frame.suffixAt;
+        return frame.suffixAt + spelledCode();
     }
 
     public long literalLength() {
-        return frame.suffixLength;
+        return frame.suffixLength - spelledCode();
+    }
+
+    /** Bits of sort code the current literal spells (the frame checked they are the code 0). */
+    private long spelledCode() {
+        return frame.retained < pathBits ? pathBits - frame.retained : 0;
+    }
+
+    /**
+     * True if the keys are stored in their ordered string form (KV02 in bits): the key bits
+     * given here are that form's, and {@link #hostKey} turns them into the host's key.
+     */
+    public boolean orderedStrings() {
+        return orderedStrings;
+    }
+
+    /**
+     * The host key of the ordered string form {@code key[0 .. n)} (bytes after the sort code),
+     * decoded in place; its length.
+     *
+     * @throws CorruptSegmentException if the bytes are not one canonical ordered form
+     */
+    public int hostKey(byte[] key, int n) {
+        int h = OrderedStrings.decodeInPlace(key, n);
+        if (h < 0) {
+            throw corrupt(recordStart(), OrderedStrings.NOT_CANONICAL);
+        }
+        return h;
     }
 
     /** Position of the encoded value (with its presence tag or bit under the optional grammar). */

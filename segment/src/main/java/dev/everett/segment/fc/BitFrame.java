@@ -3,6 +3,7 @@ package dev.everett.segment.fc;
 import dev.everett.api.BackspaceCode;
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.segment.bits.BitInput;
+import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
 
@@ -27,6 +28,7 @@ public final class BitFrame extends Frame {
     private boolean golomb;
     private long parameter;
     private int pathBits;
+    private MemorySegment segment = MemorySegment.NULL;
 
     /** A frame over nothing yet; {@link #bind} it to a stream before reading. */
     public BitFrame() {
@@ -39,6 +41,7 @@ public final class BitFrame extends Frame {
             throw new IllegalArgumentException("a KV02 bit frame cannot read a " + c + " stream");
         }
         in.over(stream.segment(), stream.corruption(), stream.start(), stream.end());
+        this.segment = stream.segment();
         this.corruption = stream.corruption();
         this.end = stream.end();
         this.commonWidth = stream.commonWidth();
@@ -80,6 +83,10 @@ public final class BitFrame extends Frame {
         long k = retained + suffix;
         if (k < pathBits || ((k - pathBits) & 7) != 0) {
             throw notWholeBytes(k);
+        }
+        if (retained < pathBits && BitStrings.bit(segment, p) != 0) {
+            // The literal spells the string sort's code; code 1 is Everett's undefined sort.
+            throw corruption.at(start >>> 3, "key starts with sort code 1 (the undefined sort); the string sort's code is 0");
         }
         suffixAt = p;
         suffixLength = suffix;

@@ -24,8 +24,8 @@ import dev.everett.api.ValueGrammar;
  * @param kind      the framing
  * @param backspace the backspace code (the varint for bytes)
  * @param optional  KV03 only: values carry a presence bit (tombstone_value) before the string codec
- * @param pathBits  bits of sort code in front of every logical key: 1 for KV03 natives and for the
- *                  borrowed streams of an index over them, else 0. Keys are whole bytes after it.
+ * @param pathBits  bits of sort code in front of every logical key: 1 for every bit-unit stream
+ *                  (Everett's string sort), 0 for bytes. Keys are whole bytes after it.
  */
 public record Framing(Kind kind, BackspaceCode backspace, boolean optional, int pathBits) {
     public enum Kind { BYTES, BITS, KV03 }
@@ -43,7 +43,17 @@ public record Framing(Kind kind, BackspaceCode backspace, boolean optional, int 
         if (p.format() == SegmentFormat.KV03) {
             return new Framing(Kind.KV03, p.backspace(), p.grammar() == ValueGrammar.OPTIONAL, KV03_PATH_BITS);
         }
-        return new Framing(Kind.BITS, p.backspace(), false, 0);
+        return new Framing(Kind.BITS, p.backspace(), false, KV03_PATH_BITS);
+    }
+
+    /**
+     * True if the natives of {@code p} store each key in its ordered string form
+     * ({@link dev.everett.segment.bits.OrderedStrings}) behind the sort code: KV02 in bit units,
+     * where Everett's string sort has no framing of its own to delimit the key. The host's keys
+     * are encoded on the way in (writes, queries) and decoded on the way out (cursors, merges).
+     */
+    public static boolean orderedStrings(Policy p) {
+        return p.unit() == Unit.BIT && p.format() == SegmentFormat.KV02;
     }
 
     /** The framing of the borrowed key streams of an index under {@code p}: logical keys, KV02 framing. */
@@ -51,7 +61,7 @@ public record Framing(Kind kind, BackspaceCode backspace, boolean optional, int 
         if (p.unit() == Unit.BYTE) {
             return BYTES;
         }
-        return new Framing(Kind.BITS, p.backspace(), false, p.format() == SegmentFormat.KV03 ? KV03_PATH_BITS : 0);
+        return new Framing(Kind.BITS, p.backspace(), false, KV03_PATH_BITS);
     }
 
     /** A fresh value decoder for the natives written under {@code p} (one per reader, cursor or query, reused). */

@@ -2,16 +2,18 @@ package dev.everett.segment.natives;
 
 import dev.everett.api.SegmentCursor;
 import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.bits.OrderedStrings;
 import dev.everett.segment.fc.BitWalker;
 import dev.everett.segment.fc.Frame;
+import dev.everett.segment.fc.Framing;
 import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
 
 /**
  * The host-facing forward cursor over a bit-unit native (KV02 bit or KV03): a {@link BitWalker}
- * over the record stream, the host key cut out of the logical key (a KV03 key without its sort
- * code), and the value decoded in place. A value that starts on a byte boundary is a view of the
+ * over the record stream, the host key cut out of the logical key (the key without its sort
+ * code; for KV02 that is the ordered string form, decoded back), and the value decoded in place. A value that starts on a byte boundary is a view of the
  * mapping; otherwise it is copied into a reused buffer. Stepping allocates nothing once the
  * buffers have grown.
  */
@@ -22,6 +24,8 @@ final class BitCursor implements SegmentCursor {
     private final BitWalker walker;
     private final ValueCodec value;
     private final int pathBits;
+    /** KV02 in bits: the stored key is the host key's ordered string form. */
+    private final boolean orderedStrings;
     private byte[] key;
     private int keyLength;
     private MemorySegment keyView;
@@ -38,6 +42,7 @@ final class BitCursor implements SegmentCursor {
         this.walker = typed.stream().bitWalker();
         this.value = reader.values();
         this.pathBits = typed.stream().framing().pathBits();
+        this.orderedStrings = Framing.orderedStrings(reader.policy());
     }
 
     @Override
@@ -54,17 +59,22 @@ final class BitCursor implements SegmentCursor {
         valueLength = v.bytes;
         long bits = walker.keyUnits() - pathBits;
         int n = (int) (bits >>> 3);
-        if (pathBits == 0) {
-            key = walker.keyBuffer();
-        } else {
-            if (shifted.length < n) {
-                shifted = new byte[Math.max(n, 2 * shifted.length)];
-            }
-            BitStrings.dropFirstBit(walker.keyBuffer(), shifted, n);
-            key = shifted;
+        if (shifted.length < n) {
+            shifted = new byte[Math.max(n, 2 * shifted.length)];
         }
-        keyLength = n;
+        BitStrings.dropFirstBit(walker.keyBuffer(), shifted, n);
+        key = shifted;
+        keyLength = orderedStrings ? hostKey(shifted, n, f.start) : n;
         return true;
+    }
+
+    /** The host key of the ordered string form in {@code b[0 .. n)}, decoded in place (KV02 in bits). */
+    private int hostKey(byte[] b, int n, long recordBit) {
+        int h = OrderedStrings.decodeInPlace(b, n);
+        if (h < 0) {
+            throw corruption.at(recordBit >>> 3, OrderedStrings.NOT_CANONICAL);
+        }
+        return h;
     }
 
     /** Ordinal of the first record found with shorter-than-maximal retention, or -1. */

@@ -32,8 +32,11 @@ import java.util.HexFormat;
  * {@link NativeWriter} a host holds delegates to it for bit-unit policies and keeps the writer's
  * state machine (refusal poisons it).
  *
- * <p>Keys are the host's byte strings. Retention is the exact maximal shared prefix in bits
- * (KV03: of the logical keys, the sort code {@code 0} then the key bits, so at least the code).
+ * <p>Keys come as byte strings: KV03's are the host's, KV02's already in their ordered string
+ * form ({@link dev.everett.segment.bits.OrderedStrings}; {@link NativeWriter} encodes them). Both
+ * store the logical key, the string sort's code {@code 0} then those bytes. Retention is the
+ * exact maximal shared prefix of the logical keys in bits: KV03's record 0 keeps the code, KV02's
+ * keeps nothing and spells the code in its literal.
  * The record stream goes straight to a temporary file at its final offset through a 64-bit
  * reservoir; memory holds the previous key and one block start per block. At {@link #finish()}
  * the stream is padded with zero bits to a byte, and the Elias–Fano directory (over bit
@@ -120,13 +123,13 @@ final class BitNativeWriter {
             }
             lcp = BitStrings.commonPrefixBits(previous, previousLength, key, keyLength);
         }
-        int path = kv03 ? Framing.KV03_PATH_BITS : 0;
-        long retained = count > 0 ? path + lcp : path;
+        int path = Framing.KV03_PATH_BITS;
+        long retained = count > 0 ? path + lcp : firstRetained();
         long length = path + 8L * keyLength;
         long previousBits = path + 8L * previousLength;
         BitOutput o = bits;
         header(retained, previousBits, length - retained, encoded);
-        o.writeBitsOf(key, retained - path, length - retained);
+        writeLiteral(key, retained, length - retained);
         if (optional) {
             o.writeBits(present ? 1 : 0, 1);
         }
@@ -167,13 +170,37 @@ final class BitNativeWriter {
             throw new IllegalArgumentException("record " + count + " keeps " + retained + " of " + previousBits
                     + " bits and adds " + literalLength + ": not a strictly increasing key of whole bytes");
         }
-        int path = kv03 ? Framing.KV03_PATH_BITS : 0;
-        header(path + retained, path + previousBits, literalLength, valueLength);
+        int path = Framing.KV03_PATH_BITS;
+        long stored = count > 0 ? path + retained : firstRetained();
+        header(stored, path + previousBits, path + retained + literalLength - stored, valueLength);
+        if (stored < path) {
+            bits.writeBits(0, path);
+        }
         bits.writeBitsOf(literal, literalAt, literalLength);
         bits.writeBitsOf(value, valueAt, valueLength);
         trackWidth(valueLength);
         previousLength = (int) (keyBits >>> 3);
         count++;
+    }
+
+    /**
+     * What record 0 retains, in logical bits: KV03 keeps its sort code (Everett's sort-owned
+     * grammar), KV02 in bits keeps nothing (ABS 0) and spells the code in its literal, the code
+     * being an ordinary first bit of every key there.
+     */
+    private long firstRetained() {
+        return kv03 ? Framing.KV03_PATH_BITS : 0;
+    }
+
+    /** The literal of a logical key of the host bytes {@code key}: logical bits [retained, retained + n), the sort code {@code 0} first. */
+    private void writeLiteral(byte[] key, long retained, long n) throws IOException {
+        int path = Framing.KV03_PATH_BITS;
+        if (retained < path) {
+            bits.writeBits(0, (int) (path - retained));
+            bits.writeBitsOf(key, 0, n - (path - retained));
+        } else {
+            bits.writeBitsOf(key, retained - path, n);
+        }
     }
 
     /**
@@ -245,8 +272,7 @@ final class BitNativeWriter {
         }
         residuals[blockStarts.size()] = extent - count * stride;
         EliasFano ef = EliasFano.build(residuals, residuals.length);
-        int path = kv03 ? Framing.KV03_PATH_BITS : 0;
-        long terminal = count == 0 ? 0 : path + 8L * previousLength;
+        long terminal = count == 0 ? 0 : Framing.KV03_PATH_BITS + 8L * previousLength;
         long fcBytes = fc.position() - fcStart;
         NativeDirectory dir;
         byte[] directory;

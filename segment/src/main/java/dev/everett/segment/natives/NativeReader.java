@@ -208,7 +208,7 @@ public final class NativeReader implements SegmentReader {
         return policy.unit() == Unit.BIT;
     }
 
-    /** Bits of sort code in front of each logical key: 1 for KV03, else 0. */
+    /** Bits of sort code in front of each logical key: 1 in bit units (Everett's string sort), 0 in bytes. */
     public int pathBits() {
         return Framing.ofNatives(policy).pathBits();
     }
@@ -268,17 +268,21 @@ public final class NativeReader implements SegmentReader {
     }
 
     /**
-     * A bit-unit record in host terms: the key's length in bytes, the retained prefix in bits of
-     * the key (without a KV03 sort code), the suffix bits copied out, and the decoded value.
+     * A bit-unit record in stored terms without the sort code: the key's length in bytes, the
+     * retained prefix in bits (0 for a record that keeps less than the code), the suffix bits
+     * copied out, and the decoded value. For KV02 in bits the key is the ordered string form of
+     * the host's key, so these count that form's bytes and bits (the cursor gives the host key).
      */
     private RecordLocation bitRecordAt(long ordinal, Frame f) {
         int path = pathBits();
         long keyBits = f.keyLength() - path;
-        byte[] suffix = new byte[Math.toIntExact(LittleEndian.ceilDiv(f.suffixLength, 8))];
-        BitStrings.copy(file, f.suffixAt, suffix, 0, f.suffixLength);
+        long spelled = Math.max(0, path - f.retained);
+        long suffixBits = f.suffixLength - spelled;
+        byte[] suffix = new byte[Math.toIntExact(LittleEndian.ceilDiv(suffixBits, 8))];
+        BitStrings.copy(file, f.suffixAt + spelled, suffix, 0, suffixBits);
         ValueCodec v = values();
         v.decode(file, corruption, f.valueAt, f.valueLength);
-        return new RecordLocation(ordinal, keyBits >>> 3, f.retained - path, MemorySegment.ofArray(suffix),
+        return new RecordLocation(ordinal, keyBits >>> 3, Math.max(0, f.retained - path), MemorySegment.ofArray(suffix),
                 v.tombstone, v.copyOrView(file));
     }
 
@@ -303,6 +307,14 @@ public final class NativeReader implements SegmentReader {
             lengths[i] = d.lengths()[NativeDirectory.LOW + i];
         }
         FullScan.sameEliasFano(file, corruption, canonical, d.universe(), body + d.universeField(), d.lowWidth(), body + d.lowWidthField(), at, lengths);
+        if (Framing.orderedStrings(policy)) {
+            // Every stored key must be one canonical ordered string form: the cursor decodes each.
+            try (SegmentCursor c = cursor()) {
+                while (c.next()) {
+                    // decoding is the check
+                }
+            }
+        }
         long count = envelope.recordCount();
         return new VerifyReport(count, LittleEndian.ceilDiv(count, envelope.blockWidth()), nonCanonical[0] < 0, nonCanonical[0]);
     }

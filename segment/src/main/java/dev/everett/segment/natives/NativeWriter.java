@@ -8,7 +8,9 @@ import dev.everett.api.SegmentWriter;
 import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
 import dev.everett.segment.bits.EliasFano;
+import dev.everett.segment.bits.OrderedStrings;
 import dev.everett.segment.fc.ByteFrame;
+import dev.everett.segment.fc.Framing;
 import dev.everett.segment.fc.OptionalValue;
 import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Corruption;
@@ -62,12 +64,16 @@ public final class NativeWriter implements SegmentWriter {
     private byte[] valueScratch = new byte[64];
     /** Bit-unit policies (KV02 bit, KV03): the writer that encodes, this one keeps the state. */
     private final BitNativeWriter bits;
+    /** KV02 in bits: keys are stored in their ordered string form, encoded into this buffer. */
+    private final boolean orderedStrings;
+    private byte[] orderedScratch = new byte[64];
 
     public NativeWriter(Path target, Policy policy, CommonWidthRule rule) throws IOException {
         this.policy = policy;
         this.rule = rule;
         this.blockWidth = policy.blockWidth();
         this.optional = policy.grammar() == ValueGrammar.OPTIONAL;
+        this.orderedStrings = Framing.orderedStrings(policy);
         if (policy.valueWidth().isFixed()) {
             if (rule.kind() == CommonWidthRule.Kind.PROMISED && rule.width() != policy.valueWidth().units()) {
                 throw new IllegalArgumentException("promised width " + rule.width() + " contradicts the policy's fixed width " + policy.valueWidth().units());
@@ -138,6 +144,16 @@ public final class NativeWriter implements SegmentWriter {
         }
         if (bits != null) {
             try {
+                if (orderedStrings) {
+                    // KV02 in bits stores the key's ordered string form (docs/format.md, "Keys").
+                    int n = OrderedStrings.length(key, keyLength);
+                    if (orderedScratch.length < n) {
+                        orderedScratch = new byte[Math.max(n, orderedScratch.length * 2)];
+                    }
+                    OrderedStrings.encode(key, keyLength, orderedScratch);
+                    bits.append(orderedScratch, n, value, valueLength, present);
+                    return;
+                }
                 bits.append(key, keyLength, value, valueLength, present);
             } catch (RuntimeException e) {
                 throw poison(e);
@@ -197,7 +213,8 @@ public final class NativeWriter implements SegmentWriter {
      * {@code value[valueAt .. + valueLength)}; both are copied straight from the sources. The
      * caller answers for key order (the merger checks its inputs); this writer keeps only the
      * previous key's length, so a writer used this way refuses {@link #put}. Bit-unit policies
-     * take positions and lengths in bits ({@link BitNativeWriter#appendEncoded}).
+     * take positions and lengths in bits ({@link BitNativeWriter#appendEncoded}); for KV02 in bits
+     * the key bits are those of the ordered string form, as {@code EncodedRecords} gives them.
      */
     public void appendEncoded(long retained, MemorySegment literal, long literalAt, long literalLength,
                        MemorySegment value, long valueAt, long valueLength) throws IOException {

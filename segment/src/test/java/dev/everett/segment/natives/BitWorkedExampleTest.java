@@ -65,20 +65,21 @@ public class BitWorkedExampleTest {
             45 56 52 54 2e 4b 56 00 01 00 60 00 00 00 00 00
             01 01 00 00 0f 00 00 00 0f 00 00 00 00 00 00 00
             00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            00 06 00 00 00 00 00 00 04 00 00 00 00 00 00 00
-            4b 4b 1e 85 83 fb d6 32 60 00 00 00 00 00 00 00
-            20 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            4b 56 30 32 02 00 05 00 fe 00 00 00 00 00 00 00
-            20 00 00 00 00 00 00 00 fe 00 00 00 00 00 00 00
-            06 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            80 00 00 00 00 00 00 00 20 00 00 00 00 00 00 00
-            a0 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
-            a8 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
-            b0 00 00 00 00 00 00 00 10 00 00 00 00 00 00 00
-            c0 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            82 90 fb 0b 83 83 63 2c 8e 4c ac 81 30 46 a6 96
-            36 f7 40 33 05 6e 61 6e 61 6e 61 c2 84 1b 29 e0
-            80 0f 00 00 00 00 00 00 11 00 00 00 00 00 00 00
+            80 06 00 00 00 00 00 00 04 00 00 00 00 00 00 00
+            07 a1 74 ea cc 8c 32 05 60 00 00 00 00 00 00 00
+            30 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+            4b 56 30 32 02 00 05 00 49 01 00 00 00 00 00 00
+            31 00 00 00 00 00 00 00 49 01 00 00 00 00 00 00
+            07 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+            80 00 00 00 00 00 00 00 2a 00 00 00 00 00 00 00
+            b0 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
+            b8 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
+            c0 00 00 00 00 00 00 00 10 00 00 00 00 00 00 00
+            d0 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+            83 a0 f9 85 c1 c1 b1 94 00 02 47 26 56 40 46 0c
+            d4 d2 c6 de e8 00 00 02 18 3b 73 0b 73 0b 73 08
+            00 06 09 02 83 60 00 05 3c 00 00 00 00 00 00 00
+            80 24 00 00 00 00 00 00 09 00 00 00 00 00 00 00
             00 00 00 00 00 00 00 00 ff ff ff ff ff ff ff ff
             """;
 
@@ -142,24 +143,32 @@ public class BitWorkedExampleTest {
         Path file = dir.resolve("example.kv");
         var info = SegmentFixtures.write(file, kv02Bits(), RECORDS);
         assertEquals(hex(WorkedExampleTest.hex(KV02_BIT_FILE)), hex(Files.readAllBytes(file)));
-        assertEquals(288, info.fileBytes());
+        assertEquals(304, info.fileBytes());
         try (NativeReader r = SegmentFixtures.open(file, kv02Bits())) {
             assertEquals(RECORDS, SegmentFixtures.walk(r));
             assertTrue(r.verify().canonical());
-            assertEquals(254, r.typed().directory().fcExtent());
-            assertEquals(32, r.typed().directory().terminalLength());
+            assertEquals(329, r.typed().directory().fcExtent());
+            assertEquals(49, r.typed().directory().terminalLength());
+            // recordAt counts bits of the ordered form after the sort code.
             int[] retained = {0, 22, 6, 29};
             for (int i = 0; i < 4; i++) {
                 assertEquals(retained[i], r.recordAt(i).retained());
             }
         }
-        String bits = "1" + "00000101001" + "000011111" + bitsOf("apple", 0, 40) + "1" + "00100" + bitsOf("red", 0, 24)
-                + "000010011" + "00000100011" + "010" + bitsOf("apricot", 22, 56) + "0"
-                + "00000110011" + "00000101011" + "011" + bitsOf("banana", 6, 48) + "11"
-                + "000010100" + "00100" + "0001101" + bitsOf("band", 29, 32) + "1" + "010" + bitsOf("x", 0, 8);
-        assertEquals(254, bits.length());
+        // The table of docs/format.md, "Worked example: KV02 with bit units": each key in its
+        // ordered string form, the sort code 0, the bytes, the 16-bit terminator.
+        String bits = "1" + "00000111010" + "000011111" + ordered("apple", 0) + "1" + "00100" + bitsOf("red", 0, 24)
+                + "00000100011" + "00000110011" + "010" + ordered("apricot", 23) + "0"
+                + "0000001000011" + "00000111011" + "011" + ordered("banana", 7) + "11"
+                + "00000100100" + "000010100" + "0001101" + ordered("band", 30) + "1" + "010" + bitsOf("x", 0, 8);
+        assertEquals(329, bits.length());
         byte[] b = WorkedExampleTest.hex(KV02_BIT_FILE);
-        assertEquals(bits, bitsOf(java.util.Arrays.copyOfRange(b, 96 + 128, 96 + 128 + 32), 0, 254));
+        assertEquals(bits, bitsOf(java.util.Arrays.copyOfRange(b, 96 + 128, 96 + 128 + 42), 0, 329));
+    }
+
+    /** Bits [from, end) of the ordered string form of an ASCII key with no zero byte: {@code 0}, its bytes, 16 zero bits. */
+    private static String ordered(String key, int from) {
+        return ("0" + bitsOf(key, 0, 8 * key.length()) + "0".repeat(16)).substring(from);
     }
 
     /** The directory magic names the format: a reader of the other format refuses the file at open. */

@@ -277,15 +277,18 @@ public class CorruptionTest {
             List<Object[]> others = new ArrayList<>();
             others.add(new Object[] {p.withBlockWidth(p.blockWidth() + 1), "block width W"});
             others.add(new Object[] {p.withGroupSize(p.groupSize() == 7 ? 15 : 7), "group size K"});
-            others.add(new Object[] {p.unit() == Unit.BYTE ? p.withUnit(Unit.BIT, BackspaceCode.expGolomb(0)) : p.withUnit(Unit.BYTE, BackspaceCode.VARINT), "unit"});
+            // KV02 in either unit, so that a fixed width (which KV03 refuses) carries over.
+            others.add(new Object[] {p.unit() == Unit.BYTE ? p.withUnit(Unit.BIT, BackspaceCode.expGolomb(0), SegmentFormat.KV02) : p.withUnit(Unit.BYTE, BackspaceCode.VARINT), "unit"});
             if (p.unit() == Unit.BIT) {
                 others.add(new Object[] {p.withBackspace(p.backspace().code() == BackspaceCode.GOLOMB ? BackspaceCode.expGolomb(0) : BackspaceCode.golomb(2)), "backspace code"});
-                others.add(new Object[] {p.withFormat(p.format() == SegmentFormat.KV03 ? SegmentFormat.KV02 : SegmentFormat.KV03), "segment format"});
+                if (p.format() == SegmentFormat.KV03 || !p.valueWidth().isFixed()) { // KV03 takes no fixed width
+                    others.add(new Object[] {p.withFormat(p.format() == SegmentFormat.KV03 ? SegmentFormat.KV02 : SegmentFormat.KV03), "segment format"});
+                }
             }
             if (p.valueWidth().isFixed()) {
                 others.add(new Object[] {p.withValueWidth(ValueWidth.variable()), "value width"});
                 others.add(new Object[] {p.withValueWidth(ValueWidth.fixed(p.valueWidth().units() + 1)), "value width"});
-            } else {
+            } else if (p.format() != SegmentFormat.KV03) {
                 others.add(new Object[] {p.withValueWidth(ValueWidth.fixed(Math.max(1, g.commonWidth()))), "value width"});
             }
             for (Object[] o : others) {
@@ -536,7 +539,7 @@ public class CorruptionTest {
                 Rec rec = walked.get(Math.toIntExact(ordinals.get(j)));
                 byte[] suffix = loc.suffix().toArray(ValueLayout.JAVA_BYTE);
                 byte[] value = loc.value().toArray(ValueLayout.JAVA_BYTE);
-                boolean same = loc.keyLength() == rec.key().length && loc.retained() >= 0 && loc.retained() <= profile.keyUnits(rec.key())
+                boolean same = loc.keyLength() == profile.stored(rec.key()).length && loc.retained() >= 0 && loc.retained() <= profile.keyUnits(rec.key())
                         && Arrays.equals(suffix, profile.suffix(rec.key(), loc.retained()))
                         && loc.tombstone() == rec.tombstone() && Arrays.equals(value, rec.tombstone() ? new byte[0] : rec.value());
                 if (!same) {

@@ -182,9 +182,11 @@ class WriterMisuseTest {
             assertThrows(IllegalArgumentException.class, () -> raw.delete(bytes("b")));
             assertPoisoned(raw, dir, target);
 
-            // RAW, fixed 32 bits: KV02 bit stores 4-byte values bare, KV03 behind EG0(4) = 00101 (37 bits).
-            long width = p.format() == SegmentFormat.KV03 ? 37 : 32;
-            NativeWriter fixed = new NativeWriter(target, p.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(width)), CommonWidthRule.policy());
+            // RAW, 32 bits fixed by the policy: KV02 bit stores 4-byte values bare. KV03 cannot
+            // declare a width, so it is promised: 4 bytes behind EG0(4) = 00101 (37 bits).
+            NativeWriter fixed = p.format() == SegmentFormat.KV03
+                    ? new NativeWriter(target, p.withGrammar(ValueGrammar.RAW), CommonWidthRule.promised(37))
+                    : new NativeWriter(target, p.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(32)), CommonWidthRule.policy());
             fixed.put(bytes("a"), bytes("abcd"));
             assertThrows(IllegalArgumentException.class, () -> fixed.put(bytes("b"), bytes("abc")));
             assertPoisoned(fixed, dir, target);
@@ -208,6 +210,20 @@ class WriterMisuseTest {
                     MemorySegment.ofArray(new byte[] {(byte) 0xC0}), 0, 2));
             assertPoisoned(encoded, dir, target);
         }
+    }
+
+    /** Everett's string codecs have no fixed width: a KV03 policy that declares one is refused when it is made. */
+    @Test
+    void kv03PoliciesRefuseAFixedWidth() {
+        for (long width : new long[] {0, 1, 37, 71}) {
+            var e = assertThrows(IllegalArgumentException.class, () -> Policy.stringPolicy().withValueWidth(ValueWidth.fixed(width)));
+            assertTrue(e.getMessage().contains("KV03") && e.getMessage().contains("fixed value width"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> new Policy(dev.everett.api.Unit.BIT, 15, 15, ValueWidth.fixed(width),
+                    dev.everett.api.BackspaceCode.expGolomb(0), ValueGrammar.RAW, SegmentFormat.KV03));
+        }
+        // The same width is fine for KV02 in bits, and KV03 takes a variable width.
+        assertEquals(71, Policy.stringPolicy().withFormat(SegmentFormat.KV02).withValueWidth(ValueWidth.fixed(71)).valueWidth().units());
+        assertEquals(ValueWidth.variable(), Policy.stringPolicy().valueWidth());
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
 import dev.everett.segment.bits.BitOutput;
 import dev.everett.segment.bits.EliasFano;
+import dev.everett.segment.bits.OrderedStrings;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.natives.Kv02Directory;
@@ -108,7 +109,8 @@ public final class BitSegmentBytes {
 
     /**
      * The whole file for {@code records} in the given order. Record i keeps {@code retained[i]}
-     * bits of the previous key (host bits: a KV03 record keeps its sort code besides). In KV03,
+     * bits of the previous key's stored form after the sort code (KV03: the host key; KV02: its
+     * ordered string form; a KV02 record 0 keeps nothing and spells the code). In KV03,
      * {@code respell[i]} (record i not a block start, retained 0) makes the record back up over its
      * whole predecessor, sort code included, and spell the code {@code 0} again.
      */
@@ -117,7 +119,8 @@ public final class BitSegmentBytes {
             throw new IllegalArgumentException("only bit-unit, variable-width policies: " + policy);
         }
         boolean kv03 = policy.format() == SegmentFormat.KV03;
-        int path = kv03 ? 1 : 0;
+        // Both formats store the string sort's code 0 in front; KV02 then the ordered string form.
+        int path = 1;
         int w = policy.blockWidth();
         int blocks = Math.ceilDiv(records.size(), w);
         long[] residuals = new long[blocks + 1];
@@ -125,10 +128,10 @@ public final class BitSegmentBytes {
         long previousBits = 0;
         for (int i = 0; i < records.size(); i++) {
             Rec r = records.get(i);
-            byte[] key = r.key();
+            byte[] key = kv03 ? r.key() : OrderedStrings.encode(r.key(), r.key().length);
             long length = path + 8L * key.length;
             boolean again = respell != null && respell[i];
-            long keep = again ? path : path + retained[i];
+            long keep = again ? path : kv03 || i > 0 ? path + retained[i] : 0;
             if (i % w == 0) {
                 residuals[i / w] = fc.bits;
                 fc.eg0(keep);
@@ -144,7 +147,12 @@ public final class BitSegmentBytes {
                 value(v, policy, r);
                 fc.eg0(v.bits);
             }
-            fc.bitsOf(key, keep - path, length - keep);
+            if (keep < path) {
+                fc.bit(0);
+                fc.bitsOf(key, 0, length - path);
+            } else {
+                fc.bitsOf(key, keep - path, length - keep);
+            }
             value(fc, policy, r);
             previousBits = length;
         }

@@ -143,8 +143,10 @@ public final class GoldenFiles {
                         "KV03, Golomb modulus 1: unary backspaces", () -> mixed(20, 14)),
                 new Spec("kv03-raw", KV03.withGrammar(ValueGrammar.RAW), CommonWidthRule.policy(),
                         "KV03, RAW grammar: string_value<EG0> without a presence bit", GoldenFiles::rawVariable),
-                new Spec("kv03-fixed-width", KV03.withGrammar(ValueGrammar.RAW).withValueWidth(ValueWidth.fixed(71)), CommonWidthRule.policy(),
-                        "KV03, RAW, policy-fixed 71 bits (EG0(8) and 8 bytes): flags 3, a stride in the residuals", GoldenFiles::fixedWidth),
+                new Spec("kv03-fixed-width", KV03.withGrammar(ValueGrammar.RAW), CommonWidthRule.policy(),
+                        "KV03, RAW, every value 8 bytes (EG0(8) and 8 bytes = 71 bits) under a variable policy: KV03 cannot declare a fixed width, "
+                                + "so flag bit 0 is clear and the file records the discovered common width 71 (flag bit 1, byte 40), a stride in the residuals",
+                        GoldenFiles::fixedWidth),
                 new Spec("kv03-inferred-common-width", KV03, CommonWidthRule.infer(),
                         "KV03, every value 4 bytes (1 + 5 + 32 = 38 bits): common width 38 (recorded under any rule in KV03)", GoldenFiles::inferred),
                 new Spec("kv03-long-counts", KV03.withBlockWidth(2), CommonWidthRule.policy(),

@@ -5,6 +5,7 @@ import dev.everett.api.Policy;
 import dev.everett.api.SegmentFormat;
 import dev.everett.api.ValueGrammar;
 import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.bits.OrderedStrings;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -72,12 +73,22 @@ public enum Profile {
         return 2L * (64 - Long.numberOfLeadingZeros(v + 1)) - 1;
     }
 
-    /** The retained prefix of {@code key} after {@code previous}, maximal, in host units. */
+    /**
+     * The key as the file stores it after any sort code: the host key, or for KV02 in bits its
+     * ordered string form. recordAt's lengths, retained prefixes and suffixes are of this form.
+     */
+    public byte[] stored(byte[] key) {
+        return this == KV02_BITS ? OrderedStrings.encode(key, key.length) : key;
+    }
+
+    /** The retained prefix of {@code key} after {@code previous}, maximal, in units of the stored keys. */
     public long lcp(byte[] previous, byte[] key) {
         if (!bits()) {
             return Kv02Bytes.lcp(previous, key);
         }
-        return BitStrings.commonPrefixBits(previous, previous.length, key, key.length);
+        byte[] a = stored(previous);
+        byte[] b = stored(key);
+        return BitStrings.commonPrefixBits(a, a.length, b, b.length);
     }
 
     /** The exact maximal retention of each record in host units (0 for record 0). */
@@ -89,16 +100,17 @@ public enum Profile {
         return retained;
     }
 
-    /** A key's length in host units. */
+    /** A key's stored length in units. */
     public long keyUnits(byte[] key) {
-        return bits() ? 8L * key.length : key.length;
+        return bits() ? 8L * stored(key).length : key.length;
     }
 
-    /** What recordAt's suffix holds for a key that keeps {@code retained} host units. */
-    public byte[] suffix(byte[] key, long retained) {
+    /** What recordAt's suffix holds for a key that keeps {@code retained} units of its stored form. */
+    public byte[] suffix(byte[] hostKey, long retained) {
         if (!bits()) {
-            return Arrays.copyOfRange(key, (int) retained, key.length);
+            return Arrays.copyOfRange(hostKey, (int) retained, hostKey.length);
         }
+        byte[] key = stored(hostKey);
         long n = 8L * key.length - retained;
         byte[] out = new byte[(int) ((n + 7) / 8)];
         BitStrings.copy(key, retained, out, 0, n);
