@@ -351,9 +351,13 @@ final class EverettTree implements LsmTree {
                     throw new IllegalArgumentException("whole-run compaction inputs must be adjacent runs, oldest first");
                 }
             }
-            if (plan.outputLevel() != levelOf[levelOf.length - 1]) {
+            // The output takes the place of its newest input wherever that run is when the merge
+            // is installed. The plan's output level is the one it had when planned: a flush since
+            // then pushed a run on top and shifted every level down, so it may be stale, and a
+            // host that plans and then starts a merge must not fail for a flush in between.
+            if (plan.outputLevel() > levelOf[levelOf.length - 1]) {
                 throw new IllegalArgumentException("a whole-run merge takes the place of its newest input, level "
-                        + levelOf[levelOf.length - 1] + ", not level " + plan.outputLevel());
+                        + levelOf[levelOf.length - 1] + ", not the deeper level " + plan.outputLevel());
             }
             if (plan.dropTombstones() && levelOf[0] != levels.levels().size() - 1) {
                 throw new IllegalArgumentException("tombstones may be dropped only by a merge that includes the oldest run");

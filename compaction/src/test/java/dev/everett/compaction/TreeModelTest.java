@@ -117,6 +117,45 @@ class TreeModelTest {
     }
 
     @Test
+    void aWholeRunPlanStillAppliesAfterAFlushShiftedTheLevels() {
+        Fixtures.seeded("aWholeRunPlanStillAppliesAfterAFlushShiftedTheLevels", r -> {
+            try {
+                TreeOptions options = maybeFiltered(r, TreeOptions.wholeRun()).withPicker(new NoPicker(Layout.WHOLE_RUN));
+                List<byte[]> pool = Fixtures.keyPool(r, 80);
+                TreeMap<byte[], byte[]> model = Fixtures.newModel();
+                try (LsmTree tree = LsmTree.open(dir.resolve("shifted"), options)) {
+                    for (int i = 0; i < 3; i++) {
+                        TreeMap<byte[], byte[]> run = Fixtures.run(r, pool, 10 + r.nextInt(40), 3);
+                        tree.flush(SortedEntries.of(run.entrySet().iterator()), null);
+                        Fixtures.apply(model, run);
+                    }
+                    CompactionPlan plan;
+                    try (Version v = tree.current()) {
+                        plan = new CompactionPlan(List.of(v.level(1).getFirst(), v.level(0).getFirst()), 0, false, 1, "top two");
+                    }
+                    // A flush between planning and starting pushes a run on top: the inputs are now levels 2 and 1.
+                    TreeMap<byte[], byte[]> newest = Fixtures.run(r, pool, 10 + r.nextInt(40), 3);
+                    tree.flush(SortedEntries.of(newest.entrySet().iterator()), null);
+                    Fixtures.apply(model, newest);
+                    try (CompactionJob job = tree.compact(plan)) {
+                        while (!job.done()) {
+                            job.step(13);
+                        }
+                        job.finish();
+                    }
+                    try (Version v = tree.current()) {
+                        assertEquals(3, v.levelCount());
+                        ReadChecks.gets(v, model, pool, r);
+                        ReadChecks.cursors(v, model, pool, r, 20);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    @Test
     void aWholeRunMergeBelowTheTopRebuildsTheIndexesAbove() {
         Fixtures.seeded("aWholeRunMergeBelowTheTopRebuildsTheIndexesAbove", r -> {
             try {
