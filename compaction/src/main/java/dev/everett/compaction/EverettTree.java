@@ -51,9 +51,10 @@ final class EverettTree implements LsmTree {
         this.chains = dir.resolve(CHAINS);
     }
 
-    static EverettTree open(Path dir, TreeOptions options) throws IOException {
+    static EverettTree open(Path dir, TreeOptions options, RecoveryCheck check) throws IOException {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(check, "check");
         StorageFiles files = options.files();
         files.createDirectories(dir);
         Manifest.Replayed replayed = Manifest.replay(files, dir, options.layout());
@@ -67,6 +68,10 @@ final class EverettTree implements LsmTree {
                     throw new CorruptManifestException(replayed.file(), 0, "manifest names segment " + id + ", which is missing from " + segments.directory());
                 }
             }
+            // Before anything is written (a rebuilt chain, the rollover, deletions), so that a
+            // refusal leaves every file as it was.
+            check.check(replayed.file() != null ? replayed.file() : dir.resolve(Manifest.CURRENT),
+                    replayed.levels().hostState().clone(), replayed.tornTail());
             Levels levels = replayed.levels();
             WholeRunChain.State chain = levels.chain();
             if (chain != null && !files.exists(WholeRunChain.directory(tree.chains, chain.id()))) {

@@ -15,7 +15,9 @@ import dev.everett.api.ValueMerger;
  * <p>On disk: {@code <dir>/segments/<id>/} per segment, {@code <dir>/MANIFEST-<n>} (append-only,
  * every edit a checksummed record), {@code <dir>/CURRENT} naming the live manifest. Opening
  * replays the manifest (a torn tail after a crash stops replay at the last complete edit; a damaged
- * record fails with {@link CorruptManifestException} naming the file and offset) and deletes what
+ * record, one failing its check with an intact record after it, fails with
+ * {@link CorruptManifestException} naming the file and offset; a {@link RecoveryCheck} may refuse
+ * the replayed state before anything is written) and deletes what
  * no edit names: temporary files, unfinished outputs and old manifests. A segment removed by an
  * edit is deleted once no version, cursor or compaction holds it.
  *
@@ -41,7 +43,15 @@ import dev.everett.api.ValueMerger;
 public interface LsmTree extends AutoCloseable {
     /** Opens (creating if needed) the tree in {@code dir}. */
     static LsmTree open(Path dir, TreeOptions options) throws IOException {
-        return EverettTree.open(dir, options);
+        return EverettTree.open(dir, options, RecoveryCheck.NONE);
+    }
+
+    /**
+     * Opens (creating if needed) the tree in {@code dir}, letting {@code check} refuse the replayed
+     * state before anything is written: a refusal leaves every file as it was.
+     */
+    static LsmTree open(Path dir, TreeOptions options, RecoveryCheck check) throws IOException {
+        return EverettTree.open(dir, options, check);
     }
 
     Path directory();

@@ -14,10 +14,17 @@ import java.util.zip.CRC32C;
  * of the version goes to a fresh manifest, which {@code CURRENT} then names (temporary file,
  * force, atomic rename, force the directory), so appends never follow a torn tail.
  *
- * <p>Replay: a record cut short by the end of the file (a crash during its append) ends the
- * replay at the last complete edit; a complete record whose checksum or content is wrong fails
- * with {@link CorruptManifestException} naming the file and the record's offset, because a
- * committed edit cannot be dropped silently (its segments would then be deleted).
+ * <p>{@code CURRENT} is one line, {@code MANIFEST-<number> crc32c=<hex>}, the CRC32C of the name in
+ * eight lower-case hex digits, so a damaged {@code CURRENT} is refused naming itself rather than
+ * read as another manifest's name.
+ *
+ * <p>Replay: a record that fails its length or checksum check is a torn tail (the append in flight
+ * at a crash) only if no intact record follows it; replay then ends at the last complete edit and
+ * reports the torn tail. If an intact record follows, or a record checks out but its content is
+ * wrong, replay fails with {@link CorruptManifestException} naming the file and the record's
+ * offset, because a committed edit cannot be dropped silently (its segments would then be
+ * deleted). Edits lost at a record boundary (a manifest cut short) cannot be seen here; the host
+ * can tell from its own files and refuse through a {@link RecoveryCheck}.
  */
 final class Manifest {
     static final String CURRENT = "CURRENT";
@@ -45,40 +52,31 @@ final class Manifest {
         if (!files.exists(current)) {
             return new Replayed(Levels.empty(layout), 0, null, false);
         }
-        byte[] name = files.readAllBytes(current);
-        String text = new String(name, StandardCharsets.UTF_8);
-        if (!text.endsWith("\n") || !text.startsWith(PREFIX) || text.indexOf('\n') != text.length() - 1) {
-            throw new CorruptManifestException(current, 0, "CURRENT must hold one line naming a manifest, got \"" + text.strip() + "\"");
-        }
-        String manifestName = text.substring(0, text.length() - 1);
-        long n;
-        try {
-            n = Long.parseLong(manifestName.substring(PREFIX.length()));
-        } catch (NumberFormatException e) {
-            throw new CorruptManifestException(current, 0, "CURRENT names \"" + manifestName + "\", not MANIFEST-<number>");
-        }
+        String manifestName = readCurrent(current, files.readAllBytes(current));
+        long n = Long.parseLong(manifestName.substring(PREFIX.length()));
         Path file = dir.resolve(manifestName);
+        if (!files.exists(file)) {
+            throw new CorruptManifestException(current, 0, "CURRENT names " + manifestName + ", which is missing");
+        }
         byte[] b = files.readAllBytes(file);
         Levels levels = null;
         int at = 0;
         boolean torn = false;
         while (at < b.length) {
-            if (b.length - at < 8) {
+            if (!intact(b, at)) {
+                // The append in flight at a crash, if nothing intact follows; otherwise a damaged
+                // record, and dropping it would drop every committed edit after it.
+                int later = intactRecordAfter(b, at);
+                if (later >= 0) {
+                    throw new CorruptManifestException(file, at, "edit record fails its length or CRC32C check while an intact record follows at offset "
+                            + later + ": replaying past it would drop committed edits");
+                }
                 torn = true;
                 break;
             }
-            long length = u32(b, at) & 0xFFFFFFFFL;
-            if (length > b.length - at - 8) {
-                torn = true;
-                break;
-            }
-            CRC32C crc = new CRC32C();
-            crc.update(b, at + 8, (int) length);
-            if ((int) crc.getValue() != u32(b, at + 4)) {
-                throw new CorruptManifestException(file, at, "edit record checksum mismatch (CRC32C)");
-            }
+            int length = u32(b, at);
             try {
-                Edit e = Edit.decode(b, at + 8, (int) length, file, at + 8);
+                Edit e = Edit.decode(b, at + 8, length, file, at + 8);
                 if (levels == null) {
                     if (!e.snapshot()) {
                         throw new CorruptManifestException(file, at, "the first record of a manifest must be a snapshot");
@@ -97,7 +95,7 @@ final class Manifest {
                 }
                 throw new CorruptManifestException(file, at, "edit cannot apply: " + e.getMessage());
             }
-            at += 8 + (int) length;
+            at += 8 + length;
         }
         if (levels == null) {
             // A manifest whose snapshot never completed: CURRENT is switched only after it is
@@ -105,6 +103,77 @@ final class Manifest {
             throw new CorruptManifestException(file, 0, "manifest holds no complete snapshot");
         }
         return new Replayed(levels, n, file, torn);
+    }
+
+    /** The manifest name {@code CURRENT} holds, after checking its checksum. */
+    static String readCurrent(Path current, byte[] b) {
+        String text = new String(b, StandardCharsets.ISO_8859_1);
+        int space = text.indexOf(' ');
+        if (space < 0 || !text.endsWith("\n") || text.indexOf('\n') != text.length() - 1
+                || !text.startsWith(CRC_FIELD, space + 1) || text.length() != space + 1 + CRC_FIELD.length() + 8 + 1) {
+            throw new CorruptManifestException(current, 0, "CURRENT must hold one line \"MANIFEST-<number> crc32c=<8 hex digits>\", got \""
+                    + text.strip() + "\"");
+        }
+        String name = text.substring(0, space);
+        String stored = text.substring(space + 1 + CRC_FIELD.length(), text.length() - 1);
+        String computed = currentCrc(name);
+        if (!stored.equals(computed)) {
+            throw new CorruptManifestException(current, space + 1 + CRC_FIELD.length(), "CURRENT checksum mismatch (CRC32C of \"" + name
+                    + "\" is " + computed + ", CURRENT says " + stored + ")");
+        }
+        if (!name.startsWith(PREFIX) || !digits(name, PREFIX.length())) {
+            throw new CorruptManifestException(current, 0, "CURRENT names \"" + name + "\", not MANIFEST-<number>");
+        }
+        return name;
+    }
+
+    /** The content of {@code CURRENT} naming {@code manifestName}. */
+    static byte[] currentFor(String manifestName) {
+        return (manifestName + " " + CRC_FIELD + currentCrc(manifestName) + "\n").getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    private static final String CRC_FIELD = "crc32c=";
+
+    private static String currentCrc(String name) {
+        CRC32C crc = new CRC32C();
+        crc.update(name.getBytes(StandardCharsets.ISO_8859_1));
+        return String.format("%08x", crc.getValue());
+    }
+
+    private static boolean digits(String s, int from) {
+        if (from >= s.length() || s.length() - from > 18) {
+            return false;
+        }
+        for (int i = from; i < s.length(); i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether a whole record with a matching checksum and an edit's tag starts at {@code at}. */
+    private static boolean intact(byte[] b, int at) {
+        if (b.length - at < 8) {
+            return false;
+        }
+        long length = u32(b, at) & 0xFFFFFFFFL;
+        if (length < 2 || length > b.length - at - 8 || b[at + 8] != Edit.TAG) {
+            return false;
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(b, at + 8, (int) length);
+        return (int) crc.getValue() == u32(b, at + 4);
+    }
+
+    /** Offset of an intact record starting after {@code bad}, or -1. */
+    private static int intactRecordAfter(byte[] b, int bad) {
+        for (int p = bad + 1; p + 8 < b.length; p++) {
+            if (intact(b, p)) {
+                return p;
+            }
+        }
+        return -1;
     }
 
     private static int u32(byte[] b, int at) {
@@ -139,7 +208,7 @@ final class Manifest {
         files.writeNew(file, frame(snapshot.encode()));
         Path tmp = dir.resolve(CURRENT + ".tmp");
         files.delete(tmp);
-        files.writeNew(tmp, (file.getFileName() + "\n").getBytes(StandardCharsets.UTF_8));
+        files.writeNew(tmp, currentFor(file.getFileName().toString()));
         files.move(tmp, dir.resolve(CURRENT));
         files.forceDirectory(dir);
         if (previous != null && !previous.equals(file)) {

@@ -60,7 +60,7 @@ class LifecycleTest {
     }
 
     /** Segment identities by level. */
-    private static List<List<ObjectId>> shape(LsmTree tree) {
+    static List<List<ObjectId>> shape(LsmTree tree) {
         try (Version v = tree.current()) {
             List<List<ObjectId>> out = new ArrayList<>();
             for (int n = 0; n < v.levelCount(); n++) {
@@ -241,7 +241,7 @@ class LifecycleTest {
     }
 
     private static Path manifestOf(Path root) throws IOException {
-        String name = Files.readString(root.resolve("CURRENT")).strip();
+        String name = Files.readString(root.resolve("CURRENT")).split(" ")[0];
         return root.resolve(name);
     }
 

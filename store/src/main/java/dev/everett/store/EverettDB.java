@@ -149,7 +149,7 @@ public final class EverettDB implements AutoCloseable {
         boolean ok = false;
         try {
             this.policy = openDescriptor(options);
-            this.tree = LsmTree.open(dir.resolve(TREE_DIR), Background.treeOptions(options));
+            this.tree = LsmTree.open(dir.resolve(TREE_DIR), Background.treeOptions(options), this::checkRecoveredTree);
             recover();
             this.background = new Background(this, options);
             ok = true;
@@ -199,6 +199,49 @@ public final class EverettDB implements AutoCloseable {
         }
         StoreDescriptor.write(files, dir, new StoreDescriptor(options.policy(), options.levelLayout()));
         return options.policy();
+    }
+
+    /**
+     * Refuses a tree whose manifest lost edits, before the tree writes anything. Logs are deleted
+     * only after the edit that covers them is durable, and the log an edit names as the first one
+     * still needed was created (and its directory entry forced) before that edit was written; so
+     * the logs present must run without a gap from the first one the recovered state needs. A
+     * missing first log means later edits, which let it be deleted, were lost (a manifest cut short
+     * at a record boundary, or a torn last edit that had been acknowledged); replaying only the
+     * newer logs on top would give a state the store never held. Sequence numbers cannot be
+     * checked the same way: writes without the log leave gaps in the logged ones.
+     */
+    private void checkRecoveredTree(Path manifest, byte[] hostState, boolean tornTail) throws IOException {
+        HostState state = HostState.decode(hostState, manifest);
+        List<Long> numbers = new ArrayList<>();
+        for (Path p : files.list(dir)) {
+            long n = WriteAheadLog.numberOf(p);
+            if (n >= state.minLogNumber()) {
+                numbers.add(n);
+            }
+        }
+        numbers.sort(null);
+        String how = tornTail ? " (its last record was torn and dropped, yet that edit had been acted on)" : "";
+        if (numbers.isEmpty()) {
+            if (state.minLogNumber() > 0) {
+                throw new CorruptFileException(manifest, 0, "the manifest's last edit needs log " + WriteAheadLog.fileName(state.minLogNumber())
+                        + " and later, but no log is present: edits of the manifest were lost" + how);
+            }
+            return; // a new store that crashed before its first log was created
+        }
+        long expected = Math.max(state.minLogNumber(), 1);
+        if (numbers.getFirst() != expected) {
+            throw new CorruptFileException(manifest, 0, "the manifest's last edit needs log " + WriteAheadLog.fileName(expected)
+                    + " and later, but the oldest log present is " + WriteAheadLog.fileName(numbers.getFirst())
+                    + ": edits of the manifest were lost" + how);
+        }
+        for (int i = 1; i < numbers.size(); i++) {
+            if (numbers.get(i) != numbers.get(i - 1) + 1) {
+                throw new CorruptFileException(dir.resolve(WriteAheadLog.fileName(numbers.get(i - 1) + 1)), 0, "log is missing while "
+                        + WriteAheadLog.fileName(numbers.get(i)) + " exists and " + manifest.getFileName() + " needs every log from "
+                        + WriteAheadLog.fileName(expected) + " on");
+            }
+        }
     }
 
     /**

@@ -16,8 +16,15 @@ final class CrashingTreeFiles implements StorageFiles {
     private final StorageFiles real = StorageFiles.system();
     private volatile boolean armed;
     private volatile boolean crashed;
+    private volatile boolean torn;
 
     void arm() {
+        armed = true;
+    }
+
+    /** Like {@link #arm()}, but the failing append first writes half its record: a torn tail. */
+    void armTorn() {
+        torn = true;
         armed = true;
     }
 
@@ -42,6 +49,9 @@ final class CrashingTreeFiles implements StorageFiles {
         check();
         if (armed && file.getFileName().toString().startsWith("MANIFEST")) {
             crashed = true;
+            if (torn) {
+                real.append(file, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+            }
             check();
         }
         real.append(file, bytes);

@@ -143,10 +143,11 @@ class RecoveryTest {
         assertEquals(0, e.offset());
         assertTrue(e.rule().contains("magic"), e.rule());
         bytes[0] = 'E';
+        java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(8, 77);
         Files.write(log, bytes);
-        Files.move(log, db.resolve("000077.log"));
         e = assertThrows(CorruptFileException.class, () -> EverettDB.open(db));
         assertEquals(8, e.offset());
+        assertTrue(e.rule().contains("names log 77"), e.rule());
     }
 
     @Test
