@@ -10,6 +10,7 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.ObjectStore;
+import dev.everett.api.SegmentFormat;
 import dev.everett.api.SegmentWriter;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -299,13 +300,15 @@ public final class LookupData {
     }
 
     /**
-     * The fixture's two Everett profiles: "byte" = KV02 + IX03 under {@link Policy#defaultBytes()},
+     * The fixture's Everett profiles: "byte" = KV02 + IX03 under {@link Policy#defaultBytes()},
      * "bit" = KV03 + IX03 under {@link Policy#stringPolicy()} (bit unit, K = W = 15, EG0
-     * backspaces, optional values). Same records, same chain, same queries.
+     * backspaces, optional values), "kv02bit" = the same string policy written as KV02 in bit
+     * units (keys in Everett's ordered string form). Same records, same chain, same queries.
      */
     public enum Profile {
         BYTE("byte", Policy.defaultBytes()),
-        BIT("bit", Policy.stringPolicy());
+        BIT("bit", Policy.stringPolicy()),
+        KV02BIT("kv02bit", Policy.stringPolicy().withFormat(SegmentFormat.KV02));
 
         public final String label;
         public final Policy policy;
@@ -319,7 +322,8 @@ public final class LookupData {
             return switch (name) {
                 case "byte" -> BYTE;
                 case "bit" -> BIT;
-                default -> throw new IllegalArgumentException("profile must be byte or bit, got " + name);
+                case "kv02bit" -> KV02BIT;
+                default -> throw new IllegalArgumentException("profile must be byte, bit or kv02bit, got " + name);
             };
         }
     }
