@@ -153,6 +153,23 @@ class FaultInjectionTest {
         }
     }
 
+    /** Twelve steps while the fault lasts, then every read: the model's answer or a clear exception. */
+    static void underFault(EverettDB db, Model m, Supplier<Boolean> step, String where) {
+        for (int i = 0; i < 12; i++) {
+            step.get();
+        }
+        checkReads(db, m, where + ", while failing", true);
+    }
+
+    /** Closes {@code db}, keeping its failure (a failed flush or log force at close) among {@code errors}. */
+    static void closeKeeping(EverettDB db, List<Throwable> errors) {
+        try {
+            db.close();
+        } catch (RuntimeException e) {
+            errors.add(e);
+        }
+    }
+
     /** A fresh seed, or {@code -Deverett.seed} to replay one. */
     static long seed() {
         String seedProperty = System.getProperty("everett.seed", "").strip();
@@ -195,16 +212,9 @@ class FaultInjectionTest {
                     case COMPACTION -> () -> write(db, m, r, false, errors) & attempt(db::compactRange, errors);
                     case OPEN -> throw new IllegalStateException();
                 };
-                for (int i = 0; i < 12; i++) {
-                    step.get();
-                }
-                checkReads(db, m, where + ", while failing", true);
+                underFault(db, m, step, where);
             }
-            try {
-                db.close();
-            } catch (RuntimeException e) {
-                errors.add(e);
-            }
+            closeKeeping(db, errors);
         } catch (RuntimeException e) {
             // close() inside try-with-resources after a failed explicit close is a no-op; anything else is the store's
             throw new AssertionFailedError(where + ": unexpected failure", e);

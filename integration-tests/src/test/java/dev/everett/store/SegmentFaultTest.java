@@ -171,15 +171,8 @@ class SegmentFaultTest {
                 case COMPACTION -> () -> FaultInjectionTest.write(db, m, r, false, errors)
                         & FaultInjectionTest.attempt(db::compactRange, errors);
             };
-            for (int i = 0; i < 12; i++) {
-                step.get();
-            }
-            FaultInjectionTest.checkReads(db, m, where + ", while failing", true);
-            try {
-                db.close();
-            } catch (RuntimeException e) {
-                errors.add(e);
-            }
+            FaultInjectionTest.underFault(db, m, step, where);
+            FaultInjectionTest.closeKeeping(db, errors);
         } catch (RuntimeException e) {
             throw new AssertionFailedError(where + ": unexpected failure", e);
         }
