@@ -27,8 +27,9 @@ import org.opentest4j.AssertionFailedError;
  * whole-run chains), which the segment engine writes through file channels of its own: the store
  * is opened on {@link InterposedFiles}, so every one of those channels, renames, links and
  * directory forces passes through the fault. Faults fire only on files under the tree's
- * {@code segments/} and {@code chains/} directories, and only on the flush thread (in a flush) or
- * off it (in a compaction), so each case hits the phase it names. The checks are
+ * {@code segments/} and {@code chains/} directories, of the kind the case names (native, index or
+ * filter; any for directory forces and links), and only on the flush thread (in a flush) or off
+ * it (in a compaction), so each case hits the file and the phase it names. The checks are
  * {@link FaultInjectionTest}'s: a clear exception, reads that answer as the model does or throw
  * while the fault lasts, and after it clears a reopen that holds every acknowledged write.
  */
@@ -63,11 +64,18 @@ class SegmentFaultTest {
         EquivalenceFigures.print();
     }
 
+    /** The file kinds a byte-level fault aims at, one case each; directory forces and links hit any. */
+    private static final List<String> TARGETS = List.of("native", "index", "filter");
+
     static List<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
         for (Phase p : Phase.values()) {
             for (Kind k : Kind.values()) {
-                out.add(Arguments.of(p, k));
+                if (k == Kind.DIR_FORCE_FAILS || k == Kind.LINK_FAILS) {
+                    out.add(Arguments.of(p, k, "any"));
+                } else {
+                    TARGETS.forEach(t -> out.add(Arguments.of(p, k, t)));
+                }
             }
         }
         return out;
@@ -77,13 +85,15 @@ class SegmentFaultTest {
     static final class SegmentFaults implements InterposedFiles.Hooks {
         private final Phase phase;
         private final Kind kind;
+        private final String target;
         private volatile boolean armed;
         private int countdown;
         final Map<String, Integer> fired = new TreeMap<>();
 
-        SegmentFaults(Phase phase, Kind kind) {
+        SegmentFaults(Phase phase, Kind kind, String target) {
             this.phase = phase;
             this.kind = kind;
+            this.target = target;
         }
 
         synchronized void arm(int countdown) {
@@ -111,7 +121,7 @@ class SegmentFaultTest {
 
         /** True if the fault fires on this call (counted), false if it lets it pass. */
         private synchronized boolean due(Kind k, Path file) {
-            if (!armed || k != kind || !segmentFile(file)
+            if (!armed || k != kind || !segmentFile(file) || !(target.equals("any") || FileKinds.of(file).equals(target))
                     || Thread.currentThread().getName().equals("everett-flush") != (phase == Phase.FLUSH)) {
                 return false;
             }
@@ -145,16 +155,16 @@ class SegmentFaultTest {
         }
     }
 
-    @ParameterizedTest(name = "{1} in {0}")
+    @ParameterizedTest(name = "{1} on {2} in {0}")
     @MethodSource("cases")
-    void aSegmentFileFaultFailsClearlyLosesNothingAndReopenRecovers(Phase phase, Kind kind) throws Exception {
+    void aSegmentFileFaultFailsClearlyLosesNothingAndReopenRecovers(Phase phase, Kind kind, String target) throws Exception {
         long seed = FaultInjectionTest.seed();
         Random r = new Random(seed);
         // Links exist only in whole-run chains.
         Layout layout = kind == Kind.LINK_FAILS ? Layout.WHOLE_RUN : Layout.values()[r.nextInt(Layout.values().length)];
-        String where = kind + " in " + phase + " (" + layout + ", seed " + seed + ", replay with -Deverett.seed=" + seed + ")";
+        String where = kind + " on " + target + " files in " + phase + " (" + layout + ", seed " + seed + ", replay with -Deverett.seed=" + seed + ")";
         Path dir = Files.createDirectories(tempDir.resolve("db"));
-        SegmentFaults faults = new SegmentFaults(phase, kind);
+        SegmentFaults faults = new SegmentFaults(phase, kind, target);
         FaultInjectionTest.Model m = new FaultInjectionTest.Model();
         List<Throwable> errors = new ArrayList<>();
         try (EverettDB db = EverettDB.open(InterposedFiles.path(dir, faults), FaultInjectionTest.options(null, layout))) {
