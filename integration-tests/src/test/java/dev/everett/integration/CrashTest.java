@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SIGKILL at random moments (writes in flight in two writer threads, flushes, compactions),
- * then reopen and check against the oracle. RocksDB goes through the same harness first: it must
+ * SIGKILL at random moments (writes in flight in two writer threads, flushes, compactions) and
+ * at aimed ones ({@link KillPoint}), then reopen and check against the oracle. RocksDB goes through the same harness first: it must
  * pass, which shows the harness asks nothing RocksDB does not promise.
  */
 class CrashTest {
