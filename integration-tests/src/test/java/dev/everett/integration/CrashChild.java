@@ -17,10 +17,14 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * write to the pipe, so whatever the child printed before SIGKILL reaches the parent.
  *
  * <p>Arguments: system, directory, seed, mode (sync, unsynced, nowal), then one start index per
- * writer.
+ * writer. With {@code -D}{@value #POINT_PROPERTY}{@code =<label>:<skip>} the store runs on
+ * {@link InterposedFiles} and the child stops at that {@link KillPoint} (after letting {@code skip}
+ * matches pass), printing {@code K <label>} for the parent to kill it there.
  */
 public final class CrashChild {
     private CrashChild() {}
+
+    static final String POINT_PROPERTY = "everett.crash.point";
 
     private static final FileOutputStream OUT = new FileOutputStream(FileDescriptor.out);
 
@@ -43,7 +47,14 @@ public final class CrashChild {
         CrashMode mode = CrashMode.valueOf(args[3]);
         int writers = args.length - 4;
         AtomicLongArray acked = new AtomicLongArray(writers);
+        String aim = System.getProperty(POINT_PROPERTY, "");
+        if (!aim.isEmpty()) {
+            int colon = aim.lastIndexOf(':');
+            KillPoint point = KillPoint.of(aim.substring(0, colon));
+            dir = InterposedFiles.path(dir, point.hooks(Integer.parseInt(aim.substring(colon + 1)), p -> say("K " + p.label)));
+        }
         Kv kv = Systems.openDurable(system, dir, mode);
+        Thread.currentThread().setName(KillPoint.MAINTENANCE);
         for (int t = 0; t < writers; t++) {
             acked.set(t, Long.parseLong(args[4 + t]));
         }

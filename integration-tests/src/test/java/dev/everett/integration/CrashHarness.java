@@ -54,16 +54,40 @@ final class CrashHarness {
     }
 
     private String where() {
-        return system + " " + mode + " seed " + seed + " (replay with " + Systems.replayHint(seed) + "), kill " + (kills + 1);
+        return system + " " + mode + " seed " + seed + " (replay with " + Systems.replayHint(seed) + "), kill " + (kills + 1)
+                + (aimingAt == null ? "" : " at " + aimingAt.label);
     }
 
     /** One run of the child, killed {@code millis} after its first acknowledged write; then the check. */
     void round(int millis) throws Exception {
+        run(null, 0, millis);
+    }
+
+    /**
+     * One run of the child, killed when it reaches {@code point} (after letting a random number
+     * of matches pass, drawn from the harness's seed); then the check. Fails if the child does not
+     * reach the point within 90 s, so every aimed kill is a kill at that point.
+     */
+    void aimedRound(KillPoint point) throws Exception {
+        run(point, random.nextInt(point.maxSkip + 1), 0);
+        aimed.merge(point.label, 1, Integer::sum);
+    }
+
+    /** Kills survived at each aimed point. */
+    final Map<String, Integer> aimed = new TreeMap<>();
+
+    private KillPoint aimingAt;
+
+    private void run(KillPoint point, int skip, int millis) throws Exception {
+        aimingAt = point;
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"),
-                CrashChild.class.getName(), system, dir.toString(), Long.toString(seed), mode.name()));
+                "-cp", System.getProperty("java.class.path")));
+        if (point != null) {
+            command.add("-D" + CrashChild.POINT_PROPERTY + "=" + point.label + ":" + skip);
+        }
+        command.addAll(List.of(CrashChild.class.getName(), system, dir.toString(), Long.toString(seed), mode.name()));
         for (long s : start) {
             command.add(Long.toString(s));
         }
@@ -74,11 +98,16 @@ final class CrashHarness {
         String[] failure = new String[1];
         CountDownLatch ready = new CountDownLatch(1);
         CountDownLatch firstAck = new CountDownLatch(1);
+        CountDownLatch atPoint = new CountDownLatch(1);
         Thread reader = new Thread(() -> {
             try (BufferedReader in = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.US_ASCII))) {
                 for (String line; (line = in.readLine()) != null; ) {
                     if (line.equals("R")) {
                         ready.countDown();
+                        continue;
+                    }
+                    if (point != null && line.equals("K " + point.label)) {
+                        atPoint.countDown();
                         continue;
                     }
                     String[] f = line.split(" ", 3);
@@ -103,12 +132,20 @@ final class CrashHarness {
         }, "crash-child-reader");
         reader.start();
         try {
-            if (!ready.await(60, TimeUnit.SECONDS)) {
-                throw new AssertionFailedError(where() + ": the child did not open the store within 60 s (" + log + ")");
+            if (point != null) {
+                // The point may come before the child is ready: the rollover is part of opening.
+                if (!atPoint.await(90, TimeUnit.SECONDS)) {
+                    throw new AssertionFailedError(where() + ": the child did not reach " + point.label + " (letting " + skip
+                            + " matches pass) within 90 s" + (failure[0] == null ? "" : ": " + failure[0]) + " (stderr in " + log + ")");
+                }
+            } else {
+                if (!ready.await(60, TimeUnit.SECONDS)) {
+                    throw new AssertionFailedError(where() + ": the child did not open the store within 60 s (" + log + ")");
+                }
+                // The kill timer starts at the first acknowledged write, so every run tests something.
+                firstAck.await(60, TimeUnit.SECONDS);
+                Thread.sleep(millis);
             }
-            // The kill timer starts at the first acknowledged write, so every run tests something.
-            firstAck.await(60, TimeUnit.SECONDS);
-            Thread.sleep(millis);
         } finally {
             // SIGKILL through the handle: Process.destroyForcibly would also close our end of the pipe.
             child.toHandle().destroyForcibly();

@@ -4,14 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SIGKILL at random moments (writes in flight in two writer threads, flushes, compactions),
- * then reopen and check against the oracle. RocksDB goes through the same harness first: it must
+ * SIGKILL at random moments (writes in flight in two writer threads, flushes, compactions) and
+ * at aimed ones ({@link KillPoint}), then reopen and check against the oracle. RocksDB goes through the same harness first: it must
  * pass, which shows the harness asks nothing RocksDB does not promise.
  */
 class CrashTest {
@@ -63,6 +66,46 @@ class CrashTest {
         Assumptions.assumeTrue(StoreFeatures.flushWritesSegments(tempDir),
                 "EverettDB.flush() does not write the memtable to segments yet, so nothing written with the WAL disabled can survive a kill");
         everett(CrashMode.NOWAL, 1);
+    }
+
+    /**
+     * Kills aimed at the moments the store is most exposed ({@link KillPoint}): with synced writes
+     * every point in every configuration; unsynced and with the WAL off, one point per
+     * configuration in turn (the log point only where there is a log). Each kill must happen at
+     * its point, and the checks after it are the random kills' checks.
+     */
+    @Test
+    void everettKilledAtAimedPointsLosesNothing() throws Exception {
+        Map<String, Integer> byPoint = new TreeMap<>();
+        List<KillPoint> walOff = List.of(KillPoint.FLUSH_SEGMENT_MID, KillPoint.FLUSH_BEFORE_MANIFEST,
+                KillPoint.COMPACTION_OUTPUTS_WRITTEN, KillPoint.MANIFEST_ROLLOVER_MID);
+        List<EverettKv.Config> configs = EverettKv.configs();
+        for (int i = 0; i < configs.size(); i++) {
+            EverettKv.Config c = configs.get(i);
+            List<KillPoint> points = new ArrayList<>();
+            for (int s = 0; s < Math.max(1, Systems.soak()); s++) {
+                points.addAll(List.of(KillPoint.values()));
+            }
+            aimed(c, CrashMode.SYNC, points, byPoint);
+            aimed(c, CrashMode.UNSYNCED, List.of(KillPoint.values()[i % KillPoint.values().length]), byPoint);
+            aimed(c, CrashMode.NOWAL, List.of(walOff.get(i % walOff.size())), byPoint);
+        }
+        for (KillPoint p : KillPoint.values()) {
+            assertTrue(byPoint.getOrDefault(p.label, 0) >= configs.size(), "aimed kills at " + p.label + ": " + byPoint);
+        }
+        EquivalenceFigures.record("crash aimed kills", byPoint.values().stream().mapToInt(Integer::intValue).sum()
+                + " kills survived at their points " + byPoint);
+    }
+
+    private void aimed(EverettKv.Config c, CrashMode mode, List<KillPoint> points, Map<String, Integer> byPoint) throws Exception {
+        long seed = Systems.seeds(1)[0];
+        CrashHarness h = new CrashHarness(c.name(), mode, seed, 2,
+                Files.createDirectories(tempDir.resolve(c.name().replace('/', '-') + "-" + mode + "-aimed")));
+        for (KillPoint p : points) {
+            h.aimedRound(p);
+        }
+        h.aimed.forEach((k, n) -> byPoint.merge(k, n, Integer::sum));
+        CrashFigures.add(c.name() + " " + mode + " aimed", h.kills, h.writesVerified);
     }
 
     private void everett(CrashMode mode, int killsPerConfig) throws Exception {

@@ -6,9 +6,17 @@ import java.nio.file.Path;
 public final class FileKinds {
     private FileKinds() {}
 
-    /** log, manifest, current, descriptor, native, index, filter, or the name itself. */
+    /**
+     * log, manifest, current, descriptor, native, index, filter, or the name itself; a segment
+     * engine's temporary file ({@code .<name>.tmp-<hex>}, renamed to {@code <name>} when published)
+     * counts as the kind of the file it becomes.
+     */
     public static String of(Path file) {
         String n = file.getFileName().toString();
+        int tmp = n.indexOf(".tmp-");
+        if (n.startsWith(".") && tmp > 0) {
+            n = n.substring(1, tmp);
+        }
         if (n.endsWith(".log")) {
             return "log";
         }

@@ -77,7 +77,8 @@ class FaultInjectionTest {
         }
     }
 
-    private static DBOptions options(Faults faults, Layout layout) {
+    /** The store the fault tests run: small memtables and files, so a few hundred writes flush and compact. */
+    static DBOptions options(Faults faults, Layout layout) {
         DBOptions o = new DBOptions().setPolicy(Policy.defaultBytes()).setLevelLayout(layout)
                 .setWriteBufferSize(16 << 10).setTargetFileSizeBase(8 << 10).setMaxBytesForLevelBase(32 << 10)
                 .setLevel0FileNumCompactionTrigger(2);
@@ -92,7 +93,7 @@ class FaultInjectionTest {
     }
 
     /** A write that may fail: on success the model takes it, on failure the key becomes uncertain. */
-    private static boolean write(EverettDB db, Model m, Random r, boolean sync, List<Throwable> errors) {
+    static boolean write(EverettDB db, Model m, Random r, boolean sync, List<Throwable> errors) {
         int k = r.nextInt(600);
         String key = new String(key(k), StandardCharsets.US_ASCII);
         boolean delete = r.nextInt(8) == 0;
@@ -120,7 +121,7 @@ class FaultInjectionTest {
     }
 
     /** Runs a maintenance call that may fail, keeping its failure. */
-    private static boolean attempt(Runnable call, List<Throwable> errors) {
+    static boolean attempt(Runnable call, List<Throwable> errors) {
         try {
             call.run();
             return true;
@@ -131,7 +132,7 @@ class FaultInjectionTest {
     }
 
     /** Every key of the model read back: the model's answer or an exception, never another value. */
-    private static void checkReads(EverettDB db, Model m, String where, boolean mayThrow) {
+    static void checkReads(EverettDB db, Model m, String where, boolean mayThrow) {
         for (int k = 0; k < 600; k++) {
             String key = new String(key(k), StandardCharsets.US_ASCII);
             byte[] got;
@@ -152,6 +153,29 @@ class FaultInjectionTest {
         }
     }
 
+    /** Twelve steps while the fault lasts, then every read: the model's answer or a clear exception. */
+    static void underFault(EverettDB db, Model m, Supplier<Boolean> step, String where) {
+        for (int i = 0; i < 12; i++) {
+            step.get();
+        }
+        checkReads(db, m, where + ", while failing", true);
+    }
+
+    /** Closes {@code db}, keeping its failure (a failed flush or log force at close) among {@code errors}. */
+    static void closeKeeping(EverettDB db, List<Throwable> errors) {
+        try {
+            db.close();
+        } catch (RuntimeException e) {
+            errors.add(e);
+        }
+    }
+
+    /** A fresh seed, or {@code -Deverett.seed} to replay one. */
+    static long seed() {
+        String seedProperty = System.getProperty("everett.seed", "").strip();
+        return seedProperty.isEmpty() ? ThreadLocalRandom.current().nextLong() : Long.parseLong(seedProperty);
+    }
+
     /** A clear failure: a RuntimeException with a message, not a bare internal error. */
     static void assertClear(String where, Throwable e) {
         boolean internal = e instanceof NullPointerException || e instanceof IndexOutOfBoundsException
@@ -164,11 +188,7 @@ class FaultInjectionTest {
     @ParameterizedTest(name = "{1} in {0}")
     @MethodSource("cases")
     void aFaultFailsClearlyLosesNothingAndReopenRecovers(Phase phase, Faults.Kind kind) throws Exception {
-        long seed = ThreadLocalRandom.current().nextLong();
-        String seedProperty = System.getProperty("everett.seed", "").strip();
-        if (!seedProperty.isEmpty()) {
-            seed = Long.parseLong(seedProperty);
-        }
+        long seed = seed();
         Random r = new Random(seed);
         Layout layout = Layout.values()[r.nextInt(Layout.values().length)];
         String where = kind + " in " + phase + " (" + layout + ", seed " + seed + ", replay with -Deverett.seed=" + seed + ")";
@@ -192,16 +212,9 @@ class FaultInjectionTest {
                     case COMPACTION -> () -> write(db, m, r, false, errors) & attempt(db::compactRange, errors);
                     case OPEN -> throw new IllegalStateException();
                 };
-                for (int i = 0; i < 12; i++) {
-                    step.get();
-                }
-                checkReads(db, m, where + ", while failing", true);
+                underFault(db, m, step, where);
             }
-            try {
-                db.close();
-            } catch (RuntimeException e) {
-                errors.add(e);
-            }
+            closeKeeping(db, errors);
         } catch (RuntimeException e) {
             // close() inside try-with-resources after a failed explicit close is a no-op; anything else is the store's
             throw new AssertionFailedError(where + ": unexpected failure", e);
