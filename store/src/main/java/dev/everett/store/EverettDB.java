@@ -797,12 +797,15 @@ public final class EverettDB implements AutoCloseable {
         if (closed) {
             return;
         }
-        MemTable.ReadPoints keep = readPoints();
         ReadView v = view;
         if (v.tryRetain()) {
             try {
+                MemTable.ReadPoints keep = null;
                 for (MemTable m : v.tables) {
-                    m.prune(keep, snapshot);
+                    if (m.sweepDue(snapshot)) {
+                        keep = keep == null ? readPoints() : keep;
+                        m.prune(keep, snapshot);
+                    }
                 }
             } finally {
                 v.release();

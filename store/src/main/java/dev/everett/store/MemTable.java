@@ -201,13 +201,18 @@ final class MemTable {
      * is next written.) Any thread; concurrent with the writer and readers. Returns true if it swept.
      */
     boolean prune(ReadPoints keep, boolean snapshotReleased) {
-        long extra = versions.get() - keys;
-        long worth = Math.max(16, keys / 8);
-        if (extra < worth || (!snapshotReleased && extra - extraAfterLastSweep < worth)) {
+        if (!sweepDue(snapshotReleased)) {
             return false;
         }
         sweep(keep);
         return true;
+    }
+
+    /** Whether {@link #prune(ReadPoints, boolean)} would sweep now. */
+    boolean sweepDue(boolean snapshotReleased) {
+        long extra = versions.get() - keys;
+        long worth = Math.max(16, keys / 8);
+        return extra >= worth && (snapshotReleased || extra - extraAfterLastSweep >= worth);
     }
 
     /** Drops, across the whole table, versions no read point in {@code keep} needs. */
