@@ -1,22 +1,77 @@
 #!/usr/bin/env bash
 # Builds the shaded benchmarks.jar and runs the embedded store's db_bench-style workloads
-# (readrandom, seekrandom, readseq, overwrite) for both level layouts beside RocksDB in the same
-# JMH run. Results: docs/store.md ("Measurements").
+# (dev.everett.bench.StoreBench, a timed harness: fillseq, fillrandom, readrandom, seekrandom,
+# readseq, readreverse, readwhilewriting, overwrite, deleterandom; write amplification, bytes on
+# disk, heap and RSS) for both Everett layouts and RocksDB, each engine in its own JVM so that RSS
+# is that engine's, REPEATS times, engines interleaved. Results: docs/benchmarks/store.md.
 #
-#   bench/run-store.sh                      # the settings in StoreBench (one million keys)
-#   bench/run-store.sh -p keys=100000       # extra arguments go to JMH
+#   bench/run-store.sh                # one million keys, 3 repeats: about 25 minutes on 2 cores
+#   KEYS=10000000 bench/run-store.sh  # ten million keys, 3 repeats: about 75 minutes on 2 cores
+#   TAG=smoke KEYS=100000 REPEATS=1 MEASURE_SECONDS=1 WARMUP=1 bench/run-store.sh   # smoke: a few minutes
 #
-# Environment: TAG (appended to the raw file names), SKIP_BUILD=1 (reuse the jar).
-# Outputs: docs/benchmarks/raw/store-<date>[-TAG].json and .log. About 8 minutes on 2 cores.
+# Environment: KEYS (1000000), REPEATS (3), MEASURE_SECONDS (10, per timed workload), WARMUP (3),
+# WRITE_RATE (readwhilewriting's writer, puts/s: 10000), READERS (1), ENGINES
+# ("PARTITIONED WHOLE_RUN ROCKSDB"), JVM_OPTS (-Xmx3g), DIR (the stores' parent: /dev/shm if
+# present), TAG (appended to the raw file names; a tagged run writes under bench/target/runs/),
+# SKIP_BUILD=1 (reuse the jar).
+# Outputs: docs/benchmarks/raw/store-<keys>-<date>[-TAG].json (every JVM's results) and .log; the
+# summary docs/benchmarks/store.md covers the newest raw file of each key count.
 set -euo pipefail
+
+KEYS=${KEYS:-1000000}
+REPEATS=${REPEATS:-3}
+MEASURE=${MEASURE_SECONDS:-10}
+WARMUP=${WARMUP:-3}
+WRITE_RATE=${WRITE_RATE:-10000}
+READERS=${READERS:-1}
+ENGINES=${ENGINES:-PARTITIONED WHOLE_RUN ROCKSDB}
+JVM_OPTS=${JVM_OPTS:--Xmx3g}
 
 KIND=store
 . "$(dirname "$0")/common.sh"
-regex='dev\.everett\.bench\.StoreBench\.'
+# One raw file per key count: store-1m-<date>.json, store-10m-<date>.json, store-100000-<date>.json.
+case "$KEYS" in
+  1000000) label=1m ;;
+  10000000) label=10m ;;
+  *) label=$KEYS ;;
+esac
+name="store-${label}-${stamp}${TAG:+-$TAG}"
+if [ -e "$raw/$name.json" ]; then
+  name="${name}-$(date -u +%H%M%S)"
+fi
+json="$raw/$name.json"
+log="$raw/$name.log"
+forks="bench/target/store-forks/$name"
+rm -rf "$forks"
+mkdir -p "$forks"
+
+args=(--keys "$KEYS" --seconds "$MEASURE" --warmup "$WARMUP" --write-rate "$WRITE_RATE" --readers "$READERS")
+if [ -n "${DIR:-}" ]; then
+  args+=(--dir "$DIR")
+fi
+command="KEYS=$KEYS REPEATS=$REPEATS MEASURE_SECONDS=$MEASURE WARMUP=$WARMUP WRITE_RATE=$WRITE_RATE READERS=$READERS${TAG:+ TAG=$TAG} bench/run-store.sh"
 {
   echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) cores  $(uptime)"
-  echo "# java --enable-native-access=ALL-UNNAMED -jar bench/target/benchmarks.jar '$regex' -rf json -rff $json${*:+ $*}"
-  # shellcheck disable=SC2086
-  jdk java --enable-native-access=ALL-UNNAMED -jar "$jar" "$regex" -rf json -rff "$json" "$@"
+  echo "# $command"
+  for r in $(seq 1 "$REPEATS"); do
+    for engine in $ENGINES; do
+      echo "# repeat $r, $engine: java $JVM_OPTS --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar dev.everett.bench.StoreBench --engine $engine ${args[*]} --out $forks/$engine-$r.json"
+      # shellcheck disable=SC2086
+      jdk java $JVM_OPTS --enable-native-access=ALL-UNNAMED -cp "$jar" dev.everett.bench.StoreBench \
+        --engine "$engine" "${args[@]}" --out "$forks/$engine-$r.json"
+    done
+  done
   echo "# finished $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(uptime)"
 } 2>&1 | tee "$log"
+
+python3 bench/summarize_store.py --merge "$forks" --into "$json" --command "$command" --log "$log"
+# The summary shows the newest run of each key count found where this run's raw file went.
+runs=()
+for size in 1m 10m; do
+  newest=$(ls -t "$raw"/store-"$size"-*.json 2>/dev/null | head -n 1 || true)
+  if [ -n "$newest" ]; then
+    runs+=(--json "$newest")
+  fi
+done
+case "$label" in 1m|10m) ;; *) runs+=(--json "$json") ;; esac
+python3 bench/summarize_store.py "${runs[@]}" --out "$summary"

@@ -26,6 +26,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -92,6 +93,15 @@ public final class EverettDB implements AutoCloseable {
     private LsmTree tree;
     private final Background background;
     private final Set<Snapshot> snapshots = ConcurrentHashMap.newKeySet();
+    /**
+     * Sequence numbers live snapshots and iterators read at, with how many read at each (under
+     * the state lock, which also covers taking a read point, so a pruner that reads these sees
+     * every read point older than the published sequence number).
+     */
+    private final TreeMap<Long, Integer> readPointCounts = new TreeMap<>();
+    private long[] readPointArray = new long[0];
+    /** The commit leader's list of chains its group overwrote (one leader at a time). */
+    private final List<MemTable.Chain> overwritten = new ArrayList<>();
     private List<LogReplay.Result> recovery = List.of();
 
     /** Opens (creating if missing) the store in {@code dir} with default options. */
@@ -272,7 +282,8 @@ public final class EverettDB implements AutoCloseable {
         long seq = state.lastSeq();
         for (int i = 0; i < logs.size(); i++) {
             Path p = logs.get(i);
-            LogReplay.Result r = LogReplay.replay(files, p, seq, (firstSeq, count, data, off, len) -> apply(replayed, firstSeq, count, data, off, len));
+            LogReplay.Result r = LogReplay.replay(files, p, seq,
+                    (firstSeq, count, data, off, len) -> apply(replayed, null, firstSeq, count, data, off, len));
             if (r.droppedBytes() > 0) {
                 if (i != logs.size() - 1) {
                     throw new CorruptFileException(p, r.validBytes(), "log ends in a torn record but a later log ("
@@ -451,9 +462,10 @@ public final class EverettDB implements AutoCloseable {
         }
         lastAllocatedSeq = seq;
         MemTable mem = view.active;
+        List<MemTable.Chain> overwritten = this.overwritten;
         for (PendingWrite p : group) {
             try {
-                apply(mem, p.firstSeq, p.batch.count(), p.batch.data(), 0, p.batch.size());
+                apply(mem, overwritten, p.firstSeq, p.batch.count(), p.batch.data(), 0, p.batch.size());
             } catch (BatchDecoder.Malformed m) {
                 // A batch we encoded ourselves always decodes; reaching here is a bug, not bad input.
                 throw new AssertionError("write batch does not decode at byte " + m.at + ": " + m.getMessage(), m);
@@ -463,6 +475,15 @@ public final class EverettDB implements AutoCloseable {
         }
         stats.commitGroups.increment();
         lastPublishedSeq = seq;
+        // Published: older versions of the keys just written go unless a snapshot or iterator
+        // needs them (a get that read at an older sequence number retries).
+        if (!overwritten.isEmpty()) {
+            MemTable.ReadPoints keep = readPoints();
+            for (MemTable.Chain c : overwritten) {
+                mem.prune(c, keep);
+            }
+            overwritten.clear();
+        }
         return null;
     }
 
@@ -575,12 +596,17 @@ public final class EverettDB implements AutoCloseable {
         old.release();
     }
 
-    private static void apply(MemTable mem, long firstSeq, int count, byte[] data, int off, int len) throws BatchDecoder.Malformed {
+    /** Adds a batch's operations to {@code mem}; the chains of keys it already held go to {@code overwritten} (if not null). */
+    private static void apply(MemTable mem, List<MemTable.Chain> overwritten, long firstSeq, int count, byte[] data, int off, int len)
+            throws BatchDecoder.Malformed {
         long[] seq = {firstSeq};
         BatchDecoder.forEach(data, off, len, count, (type, d, keyOff, keyLen, valueOff, valueLen) -> {
             byte[] key = Arrays.copyOfRange(d, keyOff, keyOff + keyLen);
             byte[] value = type == WriteBatch.PUT ? Arrays.copyOfRange(d, valueOff, valueOff + valueLen) : null;
-            mem.add(key, seq[0]++, type, value);
+            MemTable.Chain chain = mem.add(key, seq[0]++, type, value);
+            if (chain != null && overwritten != null) {
+                overwritten.add(chain);
+            }
         });
     }
 
@@ -627,18 +653,30 @@ public final class EverettDB implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         checkOpen();
-        Snapshot at = readPoint(options, false);
-        try {
-            for (MemTable m : at.view.tables) {
-                MemTable.Entry e = m.get(key, at.seq);
-                if (e != null) {
-                    return e.isDeletion() ? null : e.value().clone();
+        // A read at the latest state is not registered as a read point: if a version it needed
+        // was pruned while it read (its sequence number had gone stale), it reads again.
+        boolean unregistered = options.snapshot() == null;
+        for (;;) {
+            Snapshot at = readPoint(options, false);
+            try {
+                MemTable.Version found = null;
+                for (MemTable m : at.view.tables) {
+                    found = m.get(key, at.seq, unregistered);
+                    if (found != null) {
+                        break;
+                    }
                 }
+                if (found == MemTable.STALE) {
+                    continue;
+                }
+                if (found != null) {
+                    return found.isDeletion() ? null : found.value.clone();
+                }
+                Lookup hit = at.view.version.get(key);
+                return hit.found() ? hit.valueBytes() : null;
+            } finally {
+                at.view.release();
             }
-            Lookup hit = at.view.version.get(key);
-            return hit.found() ? hit.valueBytes() : null;
-        } finally {
-            at.view.release();
         }
     }
 
@@ -664,9 +702,14 @@ public final class EverettDB implements AutoCloseable {
             boolean empty = lo != null && hi != null && Arrays.compareUnsigned(lo, hi) >= 0;
             TreeCursor segments = v.version.cursor(empty ? KeyRange.all() : new KeyRange(lo, hi));
             sources[tables.length] = new TreeSource(segments);
-            return new EverettIterator(this, new MergingCursor(sources), lo, hi, v::release);
+            long seq = at.seq;
+            return new EverettIterator(this, new MergingCursor(sources), lo, hi, () -> {
+                v.release();
+                releaseReadPoint(seq, false);
+            });
         } catch (RuntimeException e) {
             v.release();
+            releaseReadPoint(at.seq, false);
             throw e;
         }
     }
@@ -674,7 +717,8 @@ public final class EverettDB implements AutoCloseable {
     /**
      * The view (retained: the caller releases it) and sequence number a read uses: the options'
      * snapshot, or the current state. An iterator needs the two to match exactly (taken together
-     * under the state lock, which a memtable switch also takes); a get may read the view first and
+     * under the state lock, which a memtable switch also takes) and is registered as a read point
+     * (the caller releases it with {@link #releaseReadPoint}); a get may read the view first and
      * the sequence after, since a switch in between only hides writes newer than the view, and a
      * single key read as of the switch is still a committed state.
      */
@@ -684,10 +728,23 @@ public final class EverettDB implements AutoCloseable {
             if (s.db != this) {
                 throw new IllegalArgumentException("ReadOptions snapshot belongs to another store");
             }
-            if (s.released() || !s.view.tryRetain()) {
-                throw new IllegalArgumentException("ReadOptions snapshot (sequence " + s.seq + ") was released");
+            if (!exact) {
+                if (s.released() || !s.view.tryRetain()) {
+                    throw releasedError(s);
+                }
+                return s;
             }
-            return s;
+            stateLock.lock();
+            try {
+                // Under the lock a release also takes: the snapshot's read point is still registered.
+                if (s.released() || !s.view.tryRetain()) {
+                    throw releasedError(s);
+                }
+                registerReadPoint(s.seq);
+                return s;
+            } finally {
+                stateLock.unlock();
+            }
         }
         if (!exact) {
             for (;;) {
@@ -703,9 +760,85 @@ public final class EverettDB implements AutoCloseable {
             checkOpen();
             ReadView v = view;
             v.tryRetain(); // the store holds the current view, so this cannot fail
-            return new Snapshot(this, v, lastPublishedSeq);
+            long seq = lastPublishedSeq;
+            registerReadPoint(seq);
+            return new Snapshot(this, v, seq);
         } finally {
             stateLock.unlock();
+        }
+    }
+
+    private static IllegalArgumentException releasedError(Snapshot s) {
+        return new IllegalArgumentException("ReadOptions snapshot (sequence " + s.seq + ") was released");
+    }
+
+    /** Registers a read at {@code seq} (under the state lock): memtables keep the versions it sees. */
+    private void registerReadPoint(long seq) {
+        if (readPointCounts.merge(seq, 1, Integer::sum) == 1) {
+            readPointArray = null;
+        }
+    }
+
+    /**
+     * Ends a read at {@code seq} (a snapshot's if {@code snapshot}); if it was the last one there,
+     * memtables sweep out the versions only it needed when that is worth a walk ({@link MemTable#prune(MemTable.ReadPoints, boolean)}).
+     */
+    private void releaseReadPoint(long seq, boolean snapshot) {
+        stateLock.lock();
+        try {
+            if (readPointCounts.merge(seq, -1, Integer::sum) > 0) {
+                return;
+            }
+            readPointCounts.remove(seq);
+            readPointArray = null;
+        } finally {
+            stateLock.unlock();
+        }
+        if (closed) {
+            return;
+        }
+        ReadView v = view;
+        if (v.tryRetain()) {
+            try {
+                MemTable.ReadPoints keep = null;
+                for (MemTable m : v.tables) {
+                    if (m.sweepDue(snapshot)) {
+                        keep = keep == null ? readPoints() : keep;
+                        m.prune(keep, snapshot);
+                    }
+                }
+            } finally {
+                v.release();
+            }
+        }
+    }
+
+    /** The read points memtables must keep versions for: the published sequence number and every registered one. */
+    private MemTable.ReadPoints readPoints() {
+        stateLock.lock();
+        try {
+            long[] points = readPointArray;
+            if (points == null) {
+                points = readPointCounts.keySet().stream().mapToLong(Long::longValue).toArray();
+                readPointArray = points;
+            }
+            return new MemTable.ReadPoints(lastPublishedSeq, points);
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Versions held by the current view's memtables (tests). */
+    long memTableVersions() {
+        ReadView v = readPoint(DEFAULT_READ, false).view;
+        try {
+            long n = 0;
+            for (MemTable m : v.tables) {
+                n += m.versionCount();
+            }
+            return n;
+        } finally {
+            v.release();
         }
     }
 
@@ -714,7 +847,7 @@ public final class EverettDB implements AutoCloseable {
     /** A snapshot of the current state; release it when done. */
     public Snapshot getSnapshot() {
         checkOpen();
-        Snapshot s = readPoint(DEFAULT_READ, true);
+        Snapshot s = readPoint(DEFAULT_READ, true); // registered as a read point until released
         snapshots.add(s);
         return s;
     }
@@ -725,9 +858,17 @@ public final class EverettDB implements AutoCloseable {
         if (snapshot.db != this) {
             throw new IllegalArgumentException("snapshot belongs to another store");
         }
-        if (snapshot.markReleased()) {
+        boolean first;
+        stateLock.lock();
+        try {
+            first = snapshot.markReleased(); // under the lock readPoint checks it under
+        } finally {
+            stateLock.unlock();
+        }
+        if (first) {
             snapshots.remove(snapshot);
             snapshot.view.release();
+            releaseReadPoint(snapshot.seq, true);
         }
     }
 
@@ -832,7 +973,7 @@ public final class EverettDB implements AutoCloseable {
     private static long estimateNumKeys(ReadView v) {
         long n = 0;
         for (MemTable m : v.tables) {
-            n += m.entryCount();
+            n += m.keyCount();
         }
         for (int level = 0; level < v.version.levelCount(); level++) {
             for (SegmentMeta m : v.version.level(level)) {
@@ -864,8 +1005,8 @@ public final class EverettDB implements AutoCloseable {
             s.append(String.format("%5d  %5d  %d%n", level, v.version.level(level).size(), v.version.levelBytes(level)));
         }
         s.append("segment bytes: ").append(segmentBytes(v.version)).append(", live segments ").append(tree.liveSegmentCount()).append('\n');
-        s.append("memtable: ").append(v.active.entryCount()).append(" entries, ").append(v.active.approximateBytes()).append(" bytes; ")
-                .append(v.immutables.size()).append(" immutable waiting for flush\n");
+        s.append("memtable: ").append(v.active.keyCount()).append(" keys, ").append(v.active.versionCount()).append(" versions, ")
+                .append(v.active.approximateBytes()).append(" bytes; ").append(v.immutables.size()).append(" immutable waiting for flush\n");
         s.append("snapshots: ").append(snapshots.size()).append('\n');
         s.append(String.format("writes: %d operations, %d bytes, %d commit groups; log %d bytes, %d syncs%n",
                 stats.writes.sum(), stats.userBytes.sum(), stats.commitGroups.sum(), stats.walBytes.sum(), stats.walSyncs.sum()));

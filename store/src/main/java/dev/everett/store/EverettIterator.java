@@ -89,7 +89,7 @@ public final class EverettIterator implements AutoCloseable {
     /** The current value (a new array). */
     public byte[] value() {
         checkValid();
-        return cursor.value().clone();
+        return cursor.valueCopy();
     }
 
     /** Moves to the next key; the iterator must be valid. */

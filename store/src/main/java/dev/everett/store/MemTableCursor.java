@@ -1,52 +1,62 @@
 package dev.everett.store;
 
-import java.util.Arrays;
-import java.util.NavigableSet;
+import java.util.Iterator;
 
 /**
  * A memtable as seen at sequence number {@code seq}: for each key, its newest version with
- * sequence ≤ seq (deletes as tombstones); keys with no such version do not appear.
+ * sequence ≤ seq (deletes as tombstones); keys with no such version do not appear. Steps follow
+ * the skip list's links (an iterator per direction), so a step costs no search.
  */
 final class MemTableCursor implements SourceCursor {
 
-    private final NavigableSet<MemTable.Entry> entries;
+    private final MemTable table;
     private final long seq;
-    private MemTable.Entry current;
+    private Iterator<MemTable.Chain> chains;
+    private boolean ascending;
+    private MemTable.Chain chain;
+    private MemTable.Version current;
 
     MemTableCursor(MemTable table, long seq) {
-        this.entries = table.entries();
+        this.table = table;
         this.seq = seq;
     }
 
     @Override
     public void seek(byte[] target) {
-        forwardFrom(entries.ceiling(MemTable.probe(target, seq)));
+        forward(table.ascending(target, true));
     }
 
     @Override
     public void seekForPrev(byte[] target) {
-        // The last entry of any key ≤ target (its oldest version), then that key's visible version.
-        backwardFrom(entries.floor(MemTable.probe(target, -1)));
+        backward(table.descending(target, true));
     }
 
     @Override
     public void seekToFirst() {
-        forwardFrom(entries.isEmpty() ? null : first());
+        forward(table.ascending(null, true));
     }
 
     @Override
     public void seekToLast() {
-        backwardFrom(entries.isEmpty() ? null : last());
+        backward(table.descending(null, true));
     }
 
     @Override
     public void next() {
-        forwardFrom(entries.higher(MemTable.probe(current.key(), -1)));
+        if (!ascending) {
+            chains = table.ascending(chain.key, false);
+            ascending = true;
+        }
+        settle();
     }
 
     @Override
     public void prev() {
-        backwardFrom(entries.lower(MemTable.probe(current.key(), Long.MAX_VALUE)));
+        if (ascending) {
+            chains = table.descending(chain.key, false);
+            ascending = false;
+        }
+        settle();
     }
 
     @Override
@@ -56,7 +66,7 @@ final class MemTableCursor implements SourceCursor {
 
     @Override
     public byte[] key() {
-        return current.key();
+        return chain.key;
     }
 
     @Override
@@ -66,54 +76,40 @@ final class MemTableCursor implements SourceCursor {
 
     @Override
     public byte[] value() {
-        return current.value();
+        return current.value;
     }
 
     @Override
     public void close() {
+        chains = null;
+        chain = null;
         current = null;
     }
 
-    /** From entry {@code e} forward: the first key at or after e's with a version visible at seq. */
-    private void forwardFrom(MemTable.Entry e) {
-        while (e != null && e.seq() > seq) {
-            // A version too new: look for an older version of the same key, else the next key.
-            MemTable.Entry older = entries.ceiling(MemTable.probe(e.key(), seq));
-            if (older != null && Arrays.equals(older.key(), e.key())) {
-                e = older;
-                break;
-            }
-            e = older;
-        }
-        current = e;
+    private void forward(Iterator<MemTable.Chain> it) {
+        chains = it;
+        ascending = true;
+        settle();
     }
 
-    /** From entry {@code e} (any version of some key) backward: the last key at or before e's with a visible version. */
-    private void backwardFrom(MemTable.Entry e) {
-        while (e != null) {
-            MemTable.Entry visible = entries.ceiling(MemTable.probe(e.key(), seq));
-            if (visible != null && Arrays.equals(visible.key(), e.key())) {
-                current = visible;
+    private void backward(Iterator<MemTable.Chain> it) {
+        chains = it;
+        ascending = false;
+        settle();
+    }
+
+    /** Moves to the next chain in the iterator's direction with a version visible at seq. */
+    private void settle() {
+        while (chains.hasNext()) {
+            MemTable.Chain c = chains.next();
+            MemTable.Version v = c.visibleAt(seq);
+            if (v != null) {
+                chain = c;
+                current = v;
                 return;
             }
-            e = entries.lower(MemTable.probe(e.key(), Long.MAX_VALUE));
         }
+        chain = null;
         current = null;
-    }
-
-    private MemTable.Entry first() {
-        try {
-            return entries.first();
-        } catch (java.util.NoSuchElementException empty) {
-            return null;
-        }
-    }
-
-    private MemTable.Entry last() {
-        try {
-            return entries.last();
-        } catch (java.util.NoSuchElementException empty) {
-            return null;
-        }
     }
 }

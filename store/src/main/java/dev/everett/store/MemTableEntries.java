@@ -3,64 +3,54 @@ package dev.everett.store;
 import dev.everett.compaction.SortedEntries;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Arrays;
 import java.util.Iterator;
 
 /**
  * A frozen memtable as a flush reads it: one record per key, its newest version. Older versions
  * are left out: the snapshots that could still need them read this memtable itself, which their
- * views keep. A single delete whose put is the key's only other version in this memtable cancels
- * with it and neither is written (under the single-delete contract the key read as absent before
- * that put, so the layers below already answer absent), as RocksDB's flush does.
+ * views keep. A single delete whose put is the key's only other version in this memtable (and
+ * none was pruned from the key's chain) cancels with it and neither is written (under the
+ * single-delete contract the key read as absent before that put, so the layers below already
+ * answer absent), as RocksDB's flush does.
  */
 final class MemTableEntries implements SortedEntries {
 
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
-    private final Iterator<MemTable.Entry> it;
-    private MemTable.Entry pending;
-    private MemTable.Entry current;
+    private final Iterator<MemTable.Chain> it;
+    private MemTable.Chain chain;
+    private MemTable.Version current;
     private long written;
     private long cancelled;
 
     MemTableEntries(MemTable table) {
-        this.it = table.entries().iterator();
-        this.pending = it.hasNext() ? it.next() : null;
+        this.it = table.ascending(null, true);
     }
 
     @Override
     public boolean next() {
-        while (pending != null) {
-            MemTable.Entry newest = pending;
-            int versions = 1;
-            byte type1 = 0;
-            pending = null;
-            while (it.hasNext()) {
-                MemTable.Entry e = it.next();
-                if (!Arrays.equals(e.key(), newest.key())) {
-                    pending = e;
-                    break;
-                }
-                if (versions == 1) {
-                    type1 = e.type();
-                }
-                versions++;
-            }
-            if (newest.type() == WriteBatch.SINGLE_DELETE && versions == 2 && type1 == WriteBatch.PUT) {
+        while (it.hasNext()) {
+            MemTable.Chain c = it.next();
+            MemTable.Version newest = c.newest;
+            MemTable.Version older = newest.older;
+            if (newest.type == WriteBatch.SINGLE_DELETE && older != null && older.type == WriteBatch.PUT
+                    && older.older == null && c.complete()) {
                 cancelled++;
                 continue;
             }
+            chain = c;
             current = newest;
             written++;
             return true;
         }
+        chain = null;
         current = null;
         return false;
     }
 
     @Override
     public MemorySegment key() {
-        return MemorySegment.ofArray(current.key());
+        return MemorySegment.ofArray(chain.key);
     }
 
     @Override
@@ -70,7 +60,7 @@ final class MemTableEntries implements SortedEntries {
 
     @Override
     public MemorySegment value() {
-        return current.isDeletion() ? EMPTY : MemorySegment.ofArray(current.value());
+        return current.isDeletion() ? EMPTY : MemorySegment.ofArray(current.value);
     }
 
     /** Records handed to the flush. */

@@ -115,6 +115,11 @@ final class MergingCursor implements SourceCursor {
     }
 
     @Override
+    public byte[] valueCopy() {
+        return children[current].valueCopy();
+    }
+
+    @Override
     public void close() {
         for (SourceCursor c : children) {
             c.close();

@@ -31,6 +31,11 @@ interface SourceCursor extends AutoCloseable {
     /** The current value (not for tombstones); the caller must not modify it. Valid until the cursor moves. */
     byte[] value();
 
+    /** The current value in an array of the caller's own (a source whose value is already a fresh copy hands it over). */
+    default byte[] valueCopy() {
+        return value().clone();
+    }
+
     @Override
     void close();
 }

@@ -73,6 +73,11 @@ final class TreeSource implements SourceCursor {
     }
 
     @Override
+    public byte[] valueCopy() {
+        return cursor.valueBytes(); // a new array each call already
+    }
+
+    @Override
     public void close() {
         key = null;
         cursor.close();

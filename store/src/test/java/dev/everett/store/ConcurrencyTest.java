@@ -54,7 +54,7 @@ class ConcurrencyTest {
     }
 
     private void run(long seed, Layout layout) throws Exception {
-        DBOptions o = new DBOptions().setLevelLayout(layout).setWriteBufferSize(128 << 10).setTargetFileSizeBase(64 << 10)
+        DBOptions o = new DBOptions().setLevelLayout(layout).setWriteBufferSize(64 << 10).setTargetFileSizeBase(64 << 10)
                 .setMaxBytesForLevelBase(256 << 10).setLevel0FileNumCompactionTrigger(2).setMaxBytesForLevelMultiplier(4);
         try (EverettDB db = EverettDB.open(dir.resolve("db"), o)) {
             AtomicBoolean done = new AtomicBoolean();
