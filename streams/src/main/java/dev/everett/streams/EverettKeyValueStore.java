@@ -1,6 +1,7 @@
 package dev.everett.streams;
 
 import dev.everett.api.PolicyMismatchException;
+import dev.everett.store.DBOptions;
 import dev.everett.store.EverettDB;
 import dev.everett.store.EverettIterator;
 import dev.everett.store.ReadOptions;
@@ -57,9 +58,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * segments (when it fills, and at close), which persists them together; a crash loses both
  * together.
  *
- * <p><b>Restoration</b> from the changelog writes each batch Kafka Streams hands over as one batch
- * without the write-ahead log, then flushes the memtable to segments once, before the next commit
- * records an offset that covers those records.
+ * <p><b>Restoration</b> from the changelog keeps the newest value of each restored key in a
+ * {@link RestoreBuffer} and writes them, in key order, as one batch without the write-ahead log when
+ * the buffer fills or before the store is next read, written or committed; the next commit flushes the
+ * memtable to segments once, before it records an offset that covers those records.
  *
  * <p><b>Iterators</b> read an implicit snapshot taken when they are created, so writes and commits
  * made while one is open are not seen by it (as with RocksDB's iterators); the store closes those
@@ -97,6 +99,8 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private StateStoreContext context;
     private Path directory;
     private EverettDB db;
+    /** Restored records not yet written to {@link #db}; every other operation drains it first. */
+    private RestoreBuffer restoreBuffer;
     private volatile boolean open;
     private Position position = Position.emptyPosition();
     /** Records were restored since the last flush: flush before offsets cover them. */
@@ -127,7 +131,11 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         // (a flush persists both or neither); through the log, they follow those records in it.
         commitOptions = options.writeAheadLog() ? new WriteOptions().setSync(options.syncCommits()) : writeOptions;
         directory = stateStoreContext.stateDir().toPath().resolve(PARENT_DIRECTORY).resolve(name);
-        db = openDatabase();
+        DBOptions dbOptions = options.toDbOptions();
+        // A quarter of a memtable: a full buffer drains into the memtable without switching it
+        // more than once, and the heap a restoring store holds stays near its memtable budget.
+        restoreBuffer = new RestoreBuffer(Math.max(1, dbOptions.writeBufferSize() / 4));
+        db = openDatabase(dbOptions);
         try {
             checkFormat();
             boolean exactlyOnce = EXACTLY_ONCE_V2.equals(String.valueOf(
@@ -151,7 +159,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         stateStoreContext.register(root, new Restorer());
     }
 
-    private EverettDB openDatabase() {
+    private EverettDB openDatabase(DBOptions dbOptions) {
         boolean holdsFiles;
         try {
             Files.createDirectories(directory.getParent());
@@ -161,7 +169,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
         try {
             // An existing, non-empty directory must already be a store: never create one among foreign files.
-            return EverettDB.open(directory, options.toDbOptions().setCreateIfMissing(!holdsFiles));
+            return EverettDB.open(directory, dbOptions.setCreateIfMissing(!holdsFiles));
         } catch (PolicyMismatchException e) {
             throw new ProcessorStateException("Everett store " + name + " at " + directory
                     + " was created with another segment policy than this application configures ("
@@ -233,10 +241,22 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
     }
 
+    /** Checks the store is open and writes restored records still buffered, so they are read and overwritten in order. */
+    private void validateOpenAndRestored() {
+        validateOpen();
+        drainRestored();
+    }
+
+    private void drainRestored() {
+        if (!restoreBuffer.isEmpty()) {
+            restoreBuffer.drainTo(db, restoreOptions);
+        }
+    }
+
     @Override
     public synchronized void put(Bytes key, byte[] value) {
         Objects.requireNonNull(key, "key cannot be null");
-        validateOpen();
+        validateOpenAndRestored();
         if (value == null) {
             db.delete(writeOptions, StoreKeys.data(key.get()));
         } else {
@@ -257,7 +277,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized void putAll(List<KeyValue<Bytes, byte[]>> entries) {
-        validateOpen();
+        validateOpenAndRestored();
         try (WriteBatch batch = new WriteBatch()) {
             for (KeyValue<Bytes, byte[]> entry : entries) {
                 Objects.requireNonNull(entry.key, "key cannot be null");
@@ -283,7 +303,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     @Override
     public synchronized byte[] get(Bytes key) {
         Objects.requireNonNull(key, "key cannot be null");
-        validateOpen();
+        validateOpenAndRestored();
         return db.get(StoreKeys.data(key.get()));
     }
 
@@ -298,7 +318,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     private KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to, boolean reverse) {
-        validateOpen();
+        validateOpenAndRestored();
         if (from != null && to != null && from.compareTo(to) > 0) {
             // As the built-in stores do: an inverted range is empty, not an error.
             return iterator(StoreKeys.DATA_START, StoreKeys.DATA_START, reverse);
@@ -310,13 +330,13 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized KeyValueIterator<Bytes, byte[]> all() {
-        validateOpen();
+        validateOpenAndRestored();
         return iterator(StoreKeys.DATA_START, StoreKeys.DATA_END, false);
     }
 
     @Override
     public synchronized KeyValueIterator<Bytes, byte[]> reverseAll() {
-        validateOpen();
+        validateOpenAndRestored();
         return iterator(StoreKeys.DATA_START, StoreKeys.DATA_END, true);
     }
 
@@ -324,7 +344,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public synchronized <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
         Objects.requireNonNull(prefix, "prefix cannot be null");
         Objects.requireNonNull(prefixKeySerializer, "prefixKeySerializer cannot be null");
-        validateOpen();
+        validateOpenAndRestored();
         byte[] bytes = prefixKeySerializer.serialize(null, prefix);
         return iterator(StoreKeys.data(bytes), StoreKeys.dataPrefixEnd(bytes), false);
     }
@@ -338,7 +358,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized long approximateNumEntries() {
-        validateOpen();
+        validateOpenAndRestored();
         return Long.parseLong(db.getProperty("everett.estimate-num-keys"));
     }
 
@@ -348,6 +368,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             return;
         }
         if (restoredSinceFlush) {
+            drainRestored();
             db.flush();
             flushCount++;
             restoredSinceFlush = false;
@@ -409,8 +430,12 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
         openIterators.clear();
         try {
-            if (!options.writeAheadLog()) {
-                db.flush();                      // what only the memtable holds would be lost at close
+            drainRestored();
+            // What only the memtable holds would be lost at close: without the log, everything since
+            // the last flush; with it, records restored (around the log) since then, behind which a
+            // logged older value of the same key would reappear at reopen.
+            if (!options.writeAheadLog() || restoredSinceFlush) {
+                db.flush();
             }
             db.put(statusOptions, StoreKeys.STATUS, CLOSED);
         } finally {
@@ -509,22 +534,21 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return restoreStatistics;
     }
 
-    /** Restores changelog batches, each as one write batch without the log; the next commit flushes them first. */
+    /**
+     * Restores changelog batches through the {@link RestoreBuffer} (written without the log when it
+     * fills or before the next other operation); the next commit flushes them first.
+     */
     private final class Restorer implements BatchingStateRestoreCallback {
         @Override
         public void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
             long start = System.nanoTime();
             synchronized (EverettKeyValueStore.this) {
                 validateOpen();
-                try (WriteBatch batch = new WriteBatch()) {
-                    for (KeyValue<byte[], byte[]> record : records) {
-                        if (record.value == null) {
-                            batch.delete(StoreKeys.data(record.key));
-                        } else {
-                            batch.put(StoreKeys.data(record.key), record.value);
-                        }
+                for (KeyValue<byte[], byte[]> record : records) {
+                    Objects.requireNonNull(record.key, "restored record key cannot be null");
+                    if (restoreBuffer.add(record.key, record.value)) {
+                        restoreBuffer.drainTo(db, restoreOptions);
                     }
-                    db.write(restoreOptions, batch);
                 }
                 restoredSinceFlush = true;
             }

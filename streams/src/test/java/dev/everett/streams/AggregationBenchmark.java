@@ -1,22 +1,25 @@
 package dev.everett.streams;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.SplittableRandom;
-import java.nio.file.FileVisitResult;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -36,66 +39,86 @@ import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCa
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ValueAndTimestamp;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Everett stores (with and without their write-ahead log) against Kafka Streams' built-in RocksDB
- * stores in the same run: an aggregation
- * topology through TopologyTestDriver, the same updates on the bare bytes store (get then put, as
- * an aggregation does), and a changelog restore through the batching callback. Reports records per
- * second, state bytes on disk, heap after a GC and the process RSS, and checks both flavours end
- * with the same state.
+ * One flavour of store ({@link StoreFlavor}) through the streams benchmark, in this JVM alone, so
+ * that its process RSS (RocksDB's native memory included) is its own:
  *
- * <p>Not part of the test run (the class name does not match Surefire's patterns); run it with
- * <pre>.ci/with-jdk25 ./mvnw -B -q -pl streams -am test -Dtest=AggregationBenchmark -Dsurefire.failIfNoSpecifiedTests=false -Deverett.bench.records=1000000</pre>
- * Figures on a shared machine are indicative only.
+ * <ol>
+ *   <li><b>topology</b>: a DSL aggregation (sum per key over {@code records} records on {@code keys}
+ *       keys, record cache off so every update reaches the store) through {@link TopologyTestDriver};
+ *       heap after a GC, RSS and bytes on disk are read with the store still open;</li>
+ *   <li><b>direct</b>: the same get-then-put updates on the bare bytes store, a commit every 1,000;
+ *       bytes on disk once it closed;</li>
+ *   <li><b>restore</b>: a changelog of {@code records} updates of the {@code keys} keys, handed to the
+ *       store's restore callback in batches of 1,000 as Kafka Streams does, then the commit that
+ *       follows restoration (for an Everett store, the flush to segments).</li>
+ * </ol>
+ *
+ * Each timed phase follows an untimed warm-up of a tenth of the records in its own directory. The
+ * result is one flat JSON object (throughputs, bytes, the digests of every final state so the
+ * runner can check that all flavours agree). {@link AggregationBenchmarkRunner} starts one such JVM
+ * per flavour and repeat; this class is not a test (Surefire's patterns do not match it).
+ *
+ * <pre>java -cp TEST_CLASSPATH dev.everett.streams.AggregationBenchmark FLAVOUR RECORDS KEYS WORK_DIR OUT.json</pre>
  */
-class AggregationBenchmark {
-    private static final int RECORDS = Integer.getInteger("everett.bench.records", 1_000_000);
-    private static final int KEYS = Integer.getInteger("everett.bench.keys", 100_000);
+final class AggregationBenchmark {
+    private static final int BATCH = 1_000;
 
-    @TempDir
-    Path temp;
+    private final StoreFlavor flavor;
+    private final int records;
+    private final int keys;
+    private final Path work;
+    private final String[] keyNames;
+    private final Map<String, Object> result = new LinkedHashMap<>();
 
-    private final List<String> report = new ArrayList<>() {
-        @Override
-        public boolean add(String line) {
-            System.out.println(line);          // as it comes, so a long run shows progress
-            return super.add(line);
+    AggregationBenchmark(StoreFlavor flavor, int records, int keys, Path work) {
+        if (records < 10 || keys < 1) {
+            throw new IllegalArgumentException("records must be at least 10 and keys at least 1, got " + records + " and " + keys);
         }
-    };
-
-    @Test
-    void run() throws IOException {
-        report.add(String.format(Locale.ROOT, "records=%d keys=%d jdk=%s cores=%d", RECORDS, KEYS,
-                System.getProperty("java.version"), Runtime.getRuntime().availableProcessors()));
-        String[] topology = new String[StoreFlavor.values().length];
-        String[] direct = new String[StoreFlavor.values().length];
-        for (int round = 0; round < 2; round++) {          // round 0 warms the JIT; round 1 is reported
-            boolean reported = round == 1;
-            for (StoreFlavor flavor : StoreFlavor.values()) {
-                topology[flavor.ordinal()] = aggregationTopology(flavor, round, reported);
-            }
-            for (StoreFlavor flavor : StoreFlavor.values()) {
-                direct[flavor.ordinal()] = directUpdates(flavor, round, reported);
-            }
+        this.flavor = flavor;
+        this.records = records;
+        this.keys = keys;
+        this.work = work;
+        this.keyNames = new String[keys];
+        for (int i = 0; i < keys; i++) {
+            keyNames[i] = String.format(Locale.ROOT, "customer-%08d", (i * 2654435761L) % 100_000_000L);
         }
-        for (StoreFlavor flavor : StoreFlavor.values()) {
-            assertEquals(topology[0], topology[flavor.ordinal()], flavor + " ends the topology with the same aggregates");
-            assertEquals(direct[0], direct[flavor.ordinal()], flavor + " ends the direct updates with the same contents");
-        }
-        for (StoreFlavor flavor : StoreFlavor.values()) {
-            restoration(flavor);
-        }
-        Path out = Path.of("target", "streams-bench.txt");
-        Files.createDirectories(out.getParent());
-        Files.write(out, report);
     }
 
-    /** Sums amounts per key through a DSL aggregation; returns a digest of the final store. */
-    private String aggregationTopology(StoreFlavor flavor, int round, boolean reported) throws IOException {
-        Path stateDir = temp.resolve("topology-" + flavor + "-" + round);
+    public static void main(String[] args) throws IOException {
+        if (args.length != 5) {
+            System.err.println("usage: AggregationBenchmark FLAVOUR RECORDS KEYS WORK_DIR OUT.json (FLAVOUR: "
+                    + Arrays.toString(StoreFlavor.values()) + ")");
+            System.exit(2);
+        }
+        AggregationBenchmark run = new AggregationBenchmark(StoreFlavor.valueOf(args[0]), Integer.parseInt(args[1]),
+                Integer.parseInt(args[2]), Path.of(args[3]));
+        Files.writeString(Path.of(args[4]), BenchJson.write(run.run()) + "\n");
+    }
+
+    /** Runs the three phases; returns the flat result. */
+    Map<String, Object> run() throws IOException {
+        result.put("flavour", flavor.name());
+        result.put("records", records);
+        result.put("keys", keys);
+        result.put("jdk", System.getProperty("java.version"));
+        result.put("cores", Runtime.getRuntime().availableProcessors());
+        result.put("max_heap_bytes", Runtime.getRuntime().maxMemory());
+        aggregationTopology("topology-warmup", records / 10, false);
+        aggregationTopology("topology", records, true);
+        directUpdates("direct-warmup", records / 10, false);
+        directUpdates("direct", records, true);
+        restoration("restore-warmup", records / 10, false);
+        restoration("restore", records, true);
+        result.put("rss_end_bytes", procStatusBytes("VmRSS:"));
+        result.put("rss_peak_bytes", procStatusBytes("VmHWM:"));
+        return result;
+    }
+
+    /** Sums amounts per key through a DSL aggregation. */
+    private void aggregationTopology(String phase, int count, boolean reported) throws IOException {
+        Path stateDir = work.resolve(phase);
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
@@ -108,125 +131,121 @@ class AggregationBenchmark {
                 .aggregate(() -> 0L, (key, amount, total) -> total + amount,
                         Materialized.<String, Long, KeyValueStore<Bytes, byte[]>>as("totals")
                                 .withKeySerde(Serdes.String()).withValueSerde(Serdes.Long()));
-        int records = reported ? RECORDS : Math.max(1, RECORDS / 10);
-        String digest;
         try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), props)) {
             TestInputTopic<String, Long> input = driver.createInputTopic("amounts", new StringSerializer(),
                     new LongSerializer(), Instant.ofEpochMilli(0), Duration.ofMillis(1));
             SplittableRandom random = new SplittableRandom(31);
-            String[] keys = keys();
             long start = System.nanoTime();
-            for (int i = 0; i < records; i++) {
-                input.pipeInput(keys[random.nextInt(KEYS)], (long) random.nextInt(1000));
+            for (int i = 0; i < count; i++) {
+                input.pipeInput(keyNames[random.nextInt(keys)], (long) random.nextInt(1000));
             }
             long nanos = System.nanoTime() - start;
-            KeyValueStore<String, ValueAndTimestamp<Long>> totals = driver.getTimestampedKeyValueStore("totals");
-            digest = digest(totals);
             if (reported) {
-                report.add(line("topology", flavor, records, nanos, stateDir));
+                result.put("topology_records_per_s", count / (nanos / 1e9));
+                result.put("topology_digest", digest(driver.getTimestampedKeyValueStore("totals")));
+                result.put("topology_heap_after_gc_bytes", heapAfterGc());
+                result.put("topology_rss_bytes", procStatusBytes("VmRSS:"));
+                // While the stores are open (the driver deletes the state directory as it closes):
+                // what they have written to disk by then.
+                result.put("topology_disk_bytes", bytesUnder(stateDir));
             }
         }
-        return digest;
     }
 
-    /** The updates an aggregation makes, on the bare bytes store: get, add, put; a commit every 1000. */
-    private String directUpdates(StoreFlavor flavor, int round, boolean reported) throws IOException {
-        Path stateDir = temp.resolve("direct-" + flavor + "-" + round);
+    /** The updates an aggregation makes, on the bare bytes store: get, add, put; a commit every 1,000. */
+    private void directUpdates(String phase, int count, boolean reported) throws IOException {
+        Path stateDir = work.resolve(phase);
         var opened = StoreHarness.open(flavor.keyValue("direct"), stateDir.toFile());
         KeyValueStore<Bytes, byte[]> store = opened.store();
-        int records = reported ? RECORDS : Math.max(1, RECORDS / 10);
-        Bytes[] keys = new Bytes[KEYS];
-        String[] names = keys();
-        for (int i = 0; i < KEYS; i++) {
-            keys[i] = Bytes.wrap(names[i].getBytes(StandardCharsets.UTF_8));
+        Bytes[] wrapped = new Bytes[keys];
+        for (int i = 0; i < keys; i++) {
+            wrapped[i] = Bytes.wrap(keyNames[i].getBytes(StandardCharsets.UTF_8));
         }
         SplittableRandom random = new SplittableRandom(37);
-        var changelog = new org.apache.kafka.common.TopicPartition("direct-changelog", 0);
+        TopicPartition changelog = new TopicPartition("direct-changelog", 0);
         long start = System.nanoTime();
-        for (int i = 0; i < records; i++) {
-            Bytes key = keys[random.nextInt(KEYS)];
+        for (int i = 0; i < count; i++) {
+            Bytes key = wrapped[random.nextInt(keys)];
             byte[] old = store.get(key);
-            long total = (old == null ? 0 : java.nio.ByteBuffer.wrap(old).getLong()) + random.nextInt(1000);
-            store.put(key, java.nio.ByteBuffer.allocate(8).putLong(total).array());
-            if (i % 1000 == 999) {
-                store.commit(java.util.Map.of(changelog, (long) i));
+            long total = (old == null ? 0 : ByteBuffer.wrap(old).getLong()) + random.nextInt(1000);
+            store.put(key, ByteBuffer.allocate(Long.BYTES).putLong(total).array());
+            if (i % BATCH == BATCH - 1) {
+                store.commit(Map.of(changelog, (long) i));
             }
         }
         long nanos = System.nanoTime() - start;
-        String digest;
-        try (KeyValueIterator<Bytes, byte[]> all = store.all()) {
-            long sum = 0;
-            long count = 0;
-            while (all.hasNext()) {
-                KeyValue<Bytes, byte[]> kv = all.next();
-                sum = sum * 31 + kv.key.hashCode() + java.util.Arrays.hashCode(kv.value);
-                count++;
-            }
-            digest = count + ":" + sum;
-        }
         if (reported) {
-            report.add(line("direct get+put", flavor, records, nanos, stateDir));
+            result.put("direct_records_per_s", count / (nanos / 1e9));
+            result.put("direct_digest", digest(store));
         }
         store.close();
-        return digest;
+        if (reported) {
+            result.put("direct_disk_bytes", bytesUnder(stateDir));     // at rest: after the close's flush
+        }
     }
 
-    /** Restores a changelog of RECORDS updates in batches of 1000 through the store's restore callback. */
-    private void restoration(StoreFlavor flavor) throws IOException {
-        Path stateDir = temp.resolve("restore-" + flavor);
+    /** Restores a changelog of {@code count} updates in batches of 1,000 through the store's restore callback. */
+    private void restoration(String phase, int count, boolean reported) throws IOException {
+        Path stateDir = work.resolve(phase);
         var opened = StoreHarness.open(flavor.keyValue("restored"), stateDir.toFile());
         StateRestoreCallback callback = opened.context().restoreCallback();
-        String[] names = keys();
+        TopicPartition changelog = new TopicPartition("restored-changelog", 0);
+        // The changelog is built before the clock starts: the phase times the store, not the records.
         SplittableRandom random = new SplittableRandom(41);
-        var changelog = new org.apache.kafka.common.TopicPartition("restored-changelog", 0);
-        long start = System.nanoTime();
-        for (int done = 0; done < RECORDS; ) {
-            List<KeyValue<byte[], byte[]>> batch = new ArrayList<>(1000);
-            List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>(1000);
-            for (int i = 0; i < 1000 && done < RECORDS; i++, done++) {
-                byte[] key = names[random.nextInt(KEYS)].getBytes(StandardCharsets.UTF_8);
-                byte[] value = java.nio.ByteBuffer.allocate(8).putLong(done).array();
+        List<List<KeyValue<byte[], byte[]>>> batches = new ArrayList<>();
+        List<List<ConsumerRecord<byte[], byte[]>>> consumerBatches = new ArrayList<>();
+        for (int done = 0; done < count; ) {
+            List<KeyValue<byte[], byte[]>> batch = new ArrayList<>(BATCH);
+            List<ConsumerRecord<byte[], byte[]>> consumerBatch = new ArrayList<>(BATCH);
+            for (int i = 0; i < BATCH && done < count; i++, done++) {
+                byte[] key = keyNames[random.nextInt(keys)].getBytes(StandardCharsets.UTF_8);
+                byte[] value = ByteBuffer.allocate(Long.BYTES).putLong(done).array();
                 batch.add(KeyValue.pair(key, value));
-                records.add(new ConsumerRecord<>(changelog.topic(), 0, done, key, value));
+                consumerBatch.add(new ConsumerRecord<>(changelog.topic(), changelog.partition(), done, key, value));
             }
+            batches.add(batch);
+            consumerBatches.add(consumerBatch);
+        }
+        long start = System.nanoTime();
+        for (int b = 0; b < batches.size(); b++) {
             if (callback instanceof RecordBatchingStateRestoreCallback rocks) {
-                rocks.restoreBatch(records);                  // the built-in store's (internal) callback
+                rocks.restoreBatch(consumerBatches.get(b));       // the built-in store's (internal) callback
             } else {
-                ((BatchingStateRestoreCallback) callback).restoreAll(batch);
+                ((BatchingStateRestoreCallback) callback).restoreAll(batches.get(b));
             }
         }
-        opened.store().commit(java.util.Map.of(changelog, (long) RECORDS));
+        opened.store().commit(Map.of(changelog, (long) count));
         long nanos = System.nanoTime() - start;
-        report.add(line("restore", flavor, RECORDS, nanos, stateDir));
+        if (reported) {
+            result.put("restore_records_per_s", count / (nanos / 1e9));
+            result.put("restore_digest", digest(opened.store()));
+        }
         opened.store().close();
     }
 
-    private static String[] keys() {
-        String[] keys = new String[KEYS];
-        for (int i = 0; i < KEYS; i++) {
-            keys[i] = String.format(Locale.ROOT, "customer-%08d", (i * 2654435761L) % 100_000_000L);
-        }
-        return keys;
-    }
-
-    private static String digest(KeyValueStore<String, ValueAndTimestamp<Long>> store) {
+    private static String digest(KeyValueStore<?, ?> store) {
         long count = 0;
         long hash = 0;
-        try (KeyValueIterator<String, ValueAndTimestamp<Long>> all = store.all()) {
+        try (KeyValueIterator<?, ?> all = store.all()) {
             while (all.hasNext()) {
-                KeyValue<String, ValueAndTimestamp<Long>> kv = all.next();
-                hash = hash * 31 + kv.key.hashCode() + kv.value.value().hashCode() + Long.hashCode(kv.value.timestamp());
+                KeyValue<?, ?> kv = all.next();
+                Object value = kv.value;
+                int valueHash = switch (value) {
+                    case byte[] bytes -> Arrays.hashCode(bytes);
+                    case ValueAndTimestamp<?> timestamped -> timestamped.value().hashCode() * 31 + Long.hashCode(timestamped.timestamp());
+                    default -> value.hashCode();
+                };
+                hash = hash * 31 + kv.key.hashCode() + valueHash;
                 count++;
             }
         }
-        return count + ":" + hash;
+        return count + ":" + Long.toHexString(hash);
     }
 
-    private static String line(String what, StoreFlavor flavor, int records, long nanos, Path stateDir) throws IOException {
+    private static long heapAfterGc() {
         System.gc();
-        long heap = Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory();
-        return String.format(Locale.ROOT, "%-15s %-19s %,12.0f records/s  %,8.1f MiB on disk  heap %,7.1f MiB  rss %,7.1f MiB",
-                what, flavor, records / (nanos / 1e9), bytesUnder(stateDir) / 1048576.0, heap / 1048576.0, rssBytes() / 1048576.0);
+        Runtime runtime = Runtime.getRuntime();
+        return runtime.totalMemory() - runtime.freeMemory();
     }
 
     private static long bytesUnder(Path dir) throws IOException {
@@ -234,7 +253,6 @@ class AggregationBenchmark {
             return 0;
         }
         long[] total = {0};
-        // The stores' background work deletes files (old logs, compacted segments) while we walk.
         Files.walkFileTree(dir, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
@@ -244,16 +262,21 @@ class AggregationBenchmark {
 
             @Override
             public FileVisitResult visitFileFailed(Path file, IOException e) {
-                return FileVisitResult.CONTINUE;
+                return FileVisitResult.CONTINUE;      // background work deletes files while we walk
             }
         });
         return total[0];
     }
 
-    private static long rssBytes() throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+    /** A {@code kB} line of /proc/self/status (VmRSS, VmHWM) in bytes, or -1 where there is none. */
+    private static long procStatusBytes(String field) throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (!Files.exists(status)) {
+            return -1;
+        }
+        for (String line : Files.readAllLines(status)) {
+            if (line.startsWith(field)) {
+                return Long.parseLong(line.substring(field.length()).replaceAll("[^0-9]", "")) * 1024;
             }
         }
         return -1;

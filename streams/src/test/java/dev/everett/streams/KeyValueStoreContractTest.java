@@ -67,10 +67,7 @@ class KeyValueStoreContractTest {
             String at = "step " + step;
             int op = random.nextInt(100);
             if (op < 30) {
-                Bytes key = key(random);
-                byte[] value = random.nextInt(8) == 0 ? null : value(random);
-                reference.put(key, value);
-                subject.put(key, value);
+                putOnBoth(reference, subject, random, 8);
             } else if (op < 36) {
                 Bytes key = key(random);
                 byte[] value = value(random);
@@ -83,11 +80,9 @@ class KeyValueStoreContractTest {
                 reference.putAll(batch);
                 subject.putAll(batch);
             } else if (op < 46) {
-                Bytes key = key(random);
-                assertArrayEquals(reference.delete(key), subject.delete(key), at + " delete");
+                deleteOnBoth(reference, subject, random, at);
             } else if (op < 62) {
-                Bytes key = key(random);
-                assertArrayEquals(reference.get(key), subject.get(key), at + " get " + key);
+                getOnBoth(reference, subject, random, at);
             } else if (op < 74) {
                 int kind = random.nextInt(6);
                 Bytes from = random.nextInt(6) == 0 ? null : key(random);
@@ -132,10 +127,7 @@ class KeyValueStoreContractTest {
                 Lines.assertSameLines(drain(pair[0]), drain(pair[1]), at + " open iterator drained, " + openedAs.remove(which));
             } else if (op < 96) {
                 offset += random.nextInt(1, 50);
-                Map<TopicPartition, Long> offsets = Map.of(CHANGELOG, offset);
-                reference.commit(offsets);
-                subject.commit(offsets);
-                assertEquals(reference.committedOffset(CHANGELOG), subject.committedOffset(CHANGELOG), at + " committed offset");
+                commitOnBoth(reference, subject, offset, at);
             } else {
                 assertTrue(subject.approximateNumEntries() >= 0, at + " approximateNumEntries");
                 Lines.assertSameLines(drain(reference.all()), drain(subject.all()), at + " all");
@@ -157,6 +149,91 @@ class KeyValueStoreContractTest {
         try {
             Lines.assertSameLines(contents, drain(reopened.store().all()), "contents after reopen");
             assertEquals(offset + 1, reopened.store().committedOffset(CHANGELOG), "committed offset after reopen");
+        } finally {
+            reopened.store().close();
+        }
+    }
+
+    /**
+     * Changelog batches restored through each store's restore callback, interleaved with reads,
+     * writes and commits (as a standby task restores continuously while interactive queries read it,
+     * and a promoted one then processes): the Everett store buffers restored records and writes the
+     * newest value of each key in key order, so every read, write and commit must see them exactly as
+     * if written one by one. Run with the default buffer and with one so small that it drains
+     * within a batch.
+     */
+    @Test
+    void restorationInterleavedWithOperationsMatchesTheRocksDbStore() {
+        long seed = Seeds.seed();
+        EverettStoreOptions tinyBuffer = EverettStoreOptions.defaults().withDbOptions(db -> db.setWriteBufferSize(64 << 10));
+        Map<String, org.apache.kafka.streams.state.KeyValueBytesStoreSupplier> subjects = new java.util.LinkedHashMap<>();
+        subjects.put("default", StoreFlavor.EVERETT.keyValue("restored-store"));
+        subjects.put("with log", StoreFlavor.EVERETT_WITH_LOG.keyValue("restored-store"));
+        subjects.put("tiny restore buffer", EverettStores.persistentKeyValueStore("restored-store", tinyBuffer));
+        for (var subject : subjects.entrySet()) {
+            try {
+                runRestoreModel(seed, 400, subject.getKey(), subject.getValue());
+            } catch (AssertionFailedError | RuntimeException e) {
+                throw new AssertionFailedError(subject.getKey() + ", " + Seeds.replay(seed) + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private void runRestoreModel(long seed, int steps, String label,
+            org.apache.kafka.streams.state.KeyValueBytesStoreSupplier supplier) {
+        SplittableRandom random = new SplittableRandom(seed);
+        var rocks = StoreHarness.open(StoreFlavor.ROCKSDB.keyValue("restored-store"), temp.resolve("rocks-restore-" + label).toFile());
+        var everett = StoreHarness.open(supplier, temp.resolve("everett-restore-" + label).toFile());
+        KeyValueStore<Bytes, byte[]> reference = rocks.store();
+        KeyValueStore<Bytes, byte[]> subject = everett.store();
+        var referenceRestore = (org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback) rocks.context().restoreCallback();
+        var subjectRestore = (org.apache.kafka.streams.processor.BatchingStateRestoreCallback) everett.context().restoreCallback();
+        long changelogOffset = 0;
+        long committed = 0;
+        for (int step = 0; step < steps; step++) {
+            String at = "step " + step;
+            int op = random.nextInt(100);
+            if (op < 35) {
+                List<KeyValue<byte[], byte[]>> batch = new ArrayList<>();
+                List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+                for (int i = random.nextInt(1, 200); i > 0; i--) {
+                    byte[] key = key(random).get();
+                    byte[] value = random.nextInt(6) == 0 ? null : value(random);
+                    batch.add(KeyValue.pair(key, value));
+                    records.add(new org.apache.kafka.clients.consumer.ConsumerRecord<>(CHANGELOG.topic(), CHANGELOG.partition(),
+                            changelogOffset++, key, value));
+                }
+                referenceRestore.restoreBatch(records);
+                subjectRestore.restoreAll(batch);
+            } else if (op < 45) {
+                putOnBoth(reference, subject, random, 6);
+            } else if (op < 50) {
+                deleteOnBoth(reference, subject, random, at);
+            } else if (op < 70) {
+                getOnBoth(reference, subject, random, at);
+            } else if (op < 90) {
+                int kind = random.nextInt(4);     // ranges and full scans (prefix scans differ at 0xff, see above)
+                Bytes from = key(random);
+                Bytes to = key(random);
+                Lines.assertSameLines(drain(scan(reference, kind, from, to, from)), drain(scan(subject, kind, from, to, from)),
+                        at + " scan kind " + kind + " from " + from + " to " + to);
+            } else if (op < 95) {          // each commit after restored records flushes the memtable
+                committed = changelogOffset;
+                commitOnBoth(reference, subject, committed, at);
+            } else {
+                assertTrue(subject.approximateNumEntries() >= 0, at + " approximateNumEntries");
+            }
+        }
+        List<String> contents = drain(reference.all());
+        Lines.assertSameLines(contents, drain(subject.all()), "final contents");
+        reference.close();
+        subject.close();
+
+        // What the store held at close, restored records included, survives reopening.
+        var reopened = StoreHarness.open(supplier, temp.resolve("everett-restore-" + label).toFile());
+        try {
+            Lines.assertSameLines(contents, drain(reopened.store().all()), "contents after reopen");
+            assertEquals(committed == 0 ? null : committed, reopened.store().committedOffset(CHANGELOG), "committed offset after reopen");
         } finally {
             reopened.store().close();
         }
@@ -252,6 +329,34 @@ class KeyValueStoreContractTest {
             assertEquals(null, store.committedOffset(CHANGELOG), flavor + ": empty commit clears all");
             store.close();
         }
+    }
+
+    /** Puts one random key on both stores: a random value, or a delete one time in {@code deleteOneIn}. */
+    private static void putOnBoth(KeyValueStore<Bytes, byte[]> reference, KeyValueStore<Bytes, byte[]> subject,
+            SplittableRandom random, int deleteOneIn) {
+        Bytes key = key(random);
+        byte[] value = random.nextInt(deleteOneIn) == 0 ? null : value(random);
+        reference.put(key, value);
+        subject.put(key, value);
+    }
+
+    private static void deleteOnBoth(KeyValueStore<Bytes, byte[]> reference, KeyValueStore<Bytes, byte[]> subject,
+            SplittableRandom random, String at) {
+        Bytes key = key(random);
+        assertArrayEquals(reference.delete(key), subject.delete(key), at + " delete");
+    }
+
+    private static void getOnBoth(KeyValueStore<Bytes, byte[]> reference, KeyValueStore<Bytes, byte[]> subject,
+            SplittableRandom random, String at) {
+        Bytes key = key(random);
+        assertArrayEquals(reference.get(key), subject.get(key), at + " get " + key);
+    }
+
+    private static void commitOnBoth(KeyValueStore<Bytes, byte[]> reference, KeyValueStore<Bytes, byte[]> subject, long offset, String at) {
+        Map<TopicPartition, Long> offsets = Map.of(CHANGELOG, offset);
+        reference.commit(offsets);
+        subject.commit(offsets);
+        assertEquals(reference.committedOffset(CHANGELOG), subject.committedOffset(CHANGELOG), at + " committed offset");
     }
 
     private static KeyValueIterator<Bytes, byte[]> scan(KeyValueStore<Bytes, byte[]> store, int kind, Bytes from, Bytes to, Bytes prefix) {
