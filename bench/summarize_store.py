@@ -119,11 +119,15 @@ def section(doc):
     f = figures(runs)
     rocks = f.get("ROCKSDB", {})
     lines = []
-    smoke = repeats < FULL_REPEATS or keys < FULL_KEYS
+    smoke = keys < FULL_KEYS or repeats < 2
     lines.append(f"## {keys:,} keys")
     lines.append("")
     if smoke:
         lines.append(f"**SMOKE RUN** ({repeats} repeat(s) of {keys:,} keys): it checks the script, not the store's speed.")
+        lines.append("")
+    elif repeats < FULL_REPEATS:
+        lines.append(f"**Reduced run**: {repeats} repeats per engine where a full run takes {FULL_REPEATS}; "
+                     "the ranges are those of fewer samples.")
         lines.append("")
     lines.append(f"Run: `{doc.get('command', '')}`; {repeats} repeat(s) per engine, each engine in its own JVM; "
                  f"{first['seconds']:g} s measured after {first['warmup']:g} s warm-up per timed workload; "
