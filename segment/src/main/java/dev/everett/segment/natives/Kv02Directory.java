@@ -61,6 +61,7 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
         return 16;
     }
 
+    @Override
     public byte[] encode() {
         byte[] d = new byte[BYTES];
         LittleEndian.putU32(d, 0, MAGIC);

@@ -4,8 +4,10 @@ import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.fc.Framing;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
+import dev.everett.segment.io.FileOutput;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.Sections;
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -59,6 +61,16 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
     }
 
     @Override
+    public void writeTrailingSections(FileOutput out, SectionStart start) throws IOException {
+        start.at(offsets[DICTIONARY]);
+        byte[] dictionary = dictionary();
+        out.write(dictionary, 0, dictionary.length);
+        start.at(offsets[DICTIONARY_OFFSETS]);
+        out.write(dictionaryOffsets());
+        start.at(offsets[SEEDS]);
+    }
+
+    @Override
     public int bytes() {
         return BYTES;
     }
@@ -78,6 +90,7 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
         return 16;
     }
 
+    @Override
     public byte[] encode() {
         byte[] d = new byte[BYTES];
         LittleEndian.putU32(d, 0, MAGIC);

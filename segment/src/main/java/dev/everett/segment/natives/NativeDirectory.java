@@ -1,7 +1,10 @@
 package dev.everett.segment.natives;
 
 import dev.everett.segment.bits.EliasFano;
+import dev.everett.segment.fc.Framing;
 import dev.everett.segment.io.Corruption;
+import dev.everett.segment.io.FileOutput;
+import java.io.IOException;
 
 /**
  * What a native file's section directory says, whatever its format: the record stream's extent
@@ -15,6 +18,34 @@ public interface NativeDirectory {
     int HIGH = 2;
     int SAMPLES = 3;
     int SPARSE = 4;
+
+    /** The size of the directory of a native in {@code framing}: KV03's, else KV02's. */
+    static int bytes(Framing framing) {
+        return framing.kind() == Framing.Kind.KV03 ? Kv03Directory.BYTES : Kv02Directory.BYTES;
+    }
+
+    /**
+     * Lays out the sections of a native in {@code framing} after its directory: the record
+     * stream of {@code extent} units in {@code streamBytes} bytes, the Elias–Fano sections, and
+     * for KV03 its sort dictionary (which depends on whether there are {@code records}).
+     */
+    static NativeDirectory layout(Framing framing, long extent, long streamBytes, long terminalLength, EliasFano ef, boolean records) {
+        return framing.kind() == Framing.Kind.KV03
+                ? Kv03Directory.layout(extent, terminalLength, ef, records)
+                : Kv02Directory.layout(extent, streamBytes, terminalLength, ef);
+    }
+
+    /** Moves a file output to a section at a body offset, writing the zero gap before it. */
+    interface SectionStart {
+        void at(long bodyOffset) throws IOException;
+    }
+
+    /** The directory's bytes. */
+    byte[] encode();
+
+    /** Writes the sections after the Elias–Fano ones (KV03's dictionary); {@code start} moves to each. */
+    default void writeTrailingSections(FileOutput out, SectionStart start) throws IOException {
+    }
 
     /** Both formats start the body with a 4-byte magic ("KV02", "KV03") that names the format. */
     int MAGIC_BYTES = 4;
