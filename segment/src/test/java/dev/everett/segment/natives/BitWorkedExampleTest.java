@@ -210,7 +210,7 @@ public class BitWorkedExampleTest {
             byte[] b = original.clone();
             b[d.at()] = (byte) d.value();
             Path f = dir.resolve("damaged.kv");
-            Files.write(f, Kv02FuzzTest.repairChecksums(b));
+            Files.write(f, NativeFuzzTest.repairChecksums(b));
             assertThrows(dev.everett.api.CorruptSegmentException.class, () -> {
                 try (NativeReader r = NativeReader.open(f, Policy.stringPolicy(), OpenMode.TYPED)) {
                     r.verify();
@@ -225,7 +225,7 @@ public class BitWorkedExampleTest {
         byte[] b = WorkedExampleTest.hex(WorkedExampleTest.FILE);
         b[Envelope.BYTES + 3] = '3';
         Path f = dir.resolve("byte.kv");
-        Files.write(f, Kv02FuzzTest.repairChecksums(b));
+        Files.write(f, NativeFuzzTest.repairChecksums(b));
         for (OpenMode mode : OpenMode.values()) {
             assertThrows(dev.everett.api.CorruptSegmentException.class, () -> {
                 try (NativeReader r = NativeReader.open(f, Policy.defaultBytes(), mode)) {
