@@ -52,13 +52,7 @@ class ModuleBoundaryTest {
     @Test
     void aHostOnTheModulePathFindsBothEnginesThroughServiceLoader() throws Exception {
         Path src = dir.resolve("good-src");
-        write(src.resolve("module-info.java"), """
-                module host {
-                    requires dev.everett.api;
-                    uses dev.everett.api.SegmentEngine;
-                    uses dev.everett.api.MergeEngine;
-                }
-                """);
+        hostModule(src, "requires dev.everett.api", "uses dev.everett.api.SegmentEngine", "uses dev.everett.api.MergeEngine");
         write(src.resolve("host/Main.java"), """
                 package host;
 
@@ -91,13 +85,7 @@ class ModuleBoundaryTest {
     @Test
     void aHostCannotCompileAgainstImplementationPackages() throws Exception {
         Path src = dir.resolve("bad-src");
-        write(src.resolve("module-info.java"), """
-                module host {
-                    requires dev.everett.api;
-                    requires dev.everett.segment;
-                    requires dev.everett.merge;
-                }
-                """);
+        hostModule(src, "requires dev.everett.api", "requires dev.everett.segment", "requires dev.everett.merge");
         List<String> internals = List.of("dev.everett.segment.natives.NativeReader", "dev.everett.segment.fc.Framing",
                 "dev.everett.segment.encoded.EncodedRecords", "dev.everett.merge.NativeMerger");
         StringBuilder imports = new StringBuilder("package host;\n\n");
@@ -147,6 +135,11 @@ class ModuleBoundaryTest {
     /** A tool of the JDK running this test. */
     private static String tool(String name) {
         return Path.of(System.getProperty("java.home"), "bin", name).toString();
+    }
+
+    /** The module declaration of a host module named {@code host}. */
+    private static void hostModule(Path src, String... directives) throws IOException {
+        write(src.resolve("module-info.java"), "module host {\n    " + String.join(";\n    ", directives) + ";\n}\n");
     }
 
     private static void write(Path file, String text) throws IOException {
