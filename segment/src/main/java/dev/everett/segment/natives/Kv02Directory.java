@@ -69,10 +69,8 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
      */
     static Kv02Directory parse(Corruption c, MemorySegment s, Envelope env) {
         long body = Envelope.BYTES;
-        long bodyBytes = s.byteSize() - body;
         int bitsPerUnit = env.unit().bitsPerUnit();
-        c.require(bodyBytes >= BYTES, s.byteSize(), "body shorter than the 128-byte KV02 directory");
-        c.require(env.extent() == bodyBytes * (8 / bitsPerUnit), 48, "envelope extent must be the body size in units");
+        NativeDirectory.checkBodySize(c, s, env, BYTES, "KV02", 8 / bitsPerUnit, "units");
         int magic = (int) LittleEndian.u32(s, body);
         c.require(magic != MAGIC_KV01, body, "KV01 (directory version 1) is not supported");
         c.require(magic != Kv03Directory.MAGIC || env.unit() == dev.everett.api.Unit.BIT, body, "a KV03 directory in a byte-unit file (KV03 is bit-unit only)");

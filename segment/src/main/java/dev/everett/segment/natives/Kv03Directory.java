@@ -103,10 +103,8 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
      */
     static Kv03Directory parse(Corruption c, MemorySegment s, Envelope env) {
         long body = Envelope.BYTES;
-        long bodyBytes = s.byteSize() - body;
         c.require(env.unit() == dev.everett.api.Unit.BIT, 16, "KV03 files are bit-unit only");
-        c.require(bodyBytes >= BYTES, s.byteSize(), "body shorter than the 192-byte KV03 directory");
-        c.require(env.extent() == bodyBytes * 8, 48, "envelope extent must be the body size in bits");
+        NativeDirectory.checkBodySize(c, s, env, BYTES, "KV03", 8, "bits");
         int magic = (int) LittleEndian.u32(s, body);
         c.require(magic == MAGIC, body, "bad directory magic: expected \"KV03\"");
         NativeDirectory.checkFixedFields(c, s, body, "KV03", VERSION, SECTIONS, LOW_WIDTH + 1, DESCRIPTORS);

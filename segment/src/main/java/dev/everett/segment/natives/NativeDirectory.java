@@ -73,6 +73,17 @@ public interface NativeDirectory {
     }
 
     /**
+     * Checks that the body after the envelope holds at least the {@code format} directory of
+     * {@code directoryBytes} bytes and that the envelope's extent is the body's size in units
+     * ({@code unitsPerByte} of them a byte, called {@code unitName}).
+     */
+    static void checkBodySize(Corruption c, MemorySegment s, Envelope env, int directoryBytes, String format, long unitsPerByte, String unitName) {
+        long bodyBytes = s.byteSize() - Envelope.BYTES;
+        c.require(bodyBytes >= directoryBytes, s.byteSize(), "body shorter than the " + directoryBytes + "-byte " + format + " directory");
+        c.require(env.extent() == bodyBytes * unitsPerByte, 48, "envelope extent must be the body size in " + unitName);
+    }
+
+    /**
      * Checks the version and section count of the {@code format} directory at {@code body}, and
      * that its reserved bytes {@code [reservedFrom, descriptors)} are 0.
      */
