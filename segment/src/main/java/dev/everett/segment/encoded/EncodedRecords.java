@@ -3,14 +3,11 @@ package dev.everett.segment.encoded;
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentReader;
-import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.bits.EliasFanoReader;
 import dev.everett.segment.bits.OrderedStrings;
-import dev.everett.segment.fc.ByteFrame;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
 import dev.everett.segment.fc.Framing;
-import dev.everett.segment.fc.OptionalValue;
 import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
@@ -37,10 +34,8 @@ public final class EncodedRecords {
     private final NativeReader reader;
     private final FcStream stream;
     private final Frame frame;
-    /** The same frame when the stream is byte-unit (the common case, read without a virtual call), else null. */
-    private final ByteFrame bytes;
-    /** Bit units: checks each KV02 bit value's codec fills its VLEN slot (KV03 frames parse their values). */
-    private final ValueCodec bitValues;
+    /** Checks each value as the walk reaches it, so {@link #tombstone()} and a consumer may trust it. */
+    private final ValueCodec values;
     private final int pathBits;
     private final boolean orderedStrings;
     private final EliasFanoReader.Cursor blockOffsets;
@@ -57,8 +52,7 @@ public final class EncodedRecords {
         this.frame = framing.newFrame();
         this.frame.bind(stream);
         this.frame.pos = stream.start();
-        this.bytes = frame instanceof ByteFrame b ? b : null;
-        this.bitValues = bytes == null ? reader.values() : null;
+        this.values = reader.values();
         this.pathBits = framing.pathBits();
         this.orderedStrings = Framing.orderedStrings(reader.policy());
         this.blockOffsets = stream.offsets().cursor(0);
@@ -103,12 +97,8 @@ public final class EncodedRecords {
             }
             nextBlock += stream.blockWidth();
         }
-        if (bytes != null) {
-            bytes.read(blockStart, o == 0 ? 0 : keyLength, o == 0, stream.start());
-        } else {
-            frame.read(blockStart, o == 0 ? 0 : keyLength, o == 0, stream.start());
-            bitValues.decode(frame, stream.segment(), reader.corruption());
-        }
+        frame.read(blockStart, o == 0 ? 0 : keyLength, o == 0, stream.start());
+        values.checkWalked(frame, stream.segment(), reader.corruption());
         keyLength = frame.retained + frame.suffixLength;
         ordinal = o;
         return true;
@@ -139,7 +129,7 @@ public final class EncodedRecords {
 
     /** True for bit-unit natives: positions are file bit offsets and lengths count bits. */
     public boolean bitUnit() {
-        return bytes == null;
+        return stream.framing().bitUnit();
     }
 
     /** The mapped file every offset below refers to. */
@@ -217,13 +207,6 @@ public final class EncodedRecords {
 
     /** True if the encoded value is a tombstone (only under the optional grammar). */
     public boolean tombstone() {
-        if (!reader.optionalValues()) {
-            return false;
-        }
-        if (bytes == null) {
-            // Bit-unit values were checked as they were read: the presence bit decides.
-            return BitStrings.bit(stream.segment(), frame.valueAt) == 0;
-        }
-        return OptionalValue.isTombstone(stream.segment(), reader.corruption(), frame.valueAt, frame.valueLength);
+        return values.absentAt(stream.segment(), frame.valueAt);
     }
 }

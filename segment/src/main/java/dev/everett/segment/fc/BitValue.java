@@ -4,6 +4,7 @@ import dev.everett.api.Policy;
 import dev.everett.api.SegmentFormat;
 import dev.everett.api.ValueGrammar;
 import dev.everett.segment.bits.BitInput;
+import dev.everett.segment.bits.BitOutput;
 import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
@@ -30,6 +31,10 @@ public final class BitValue extends ValueCodec {
 
     public BitValue(Codec codec) {
         this.codec = codec;
+    }
+
+    public Codec codec() {
+        return codec;
     }
 
     /** The codec of a bit-unit native written under {@code p}. */
@@ -86,6 +91,62 @@ public final class BitValue extends ValueCodec {
         tombstone = !f.present;
         at = f.payloadAt;
         bytes = f.payloadBytes;
+    }
+
+    @Override
+    public boolean absentAt(MemorySegment s, long at) {
+        return codec == Codec.OPTIONAL_STRING && BitStrings.bit(s, at) == 0;
+    }
+
+    @Override
+    public long encodedLength(boolean present, long n) {
+        if (!present) {
+            if (codec != Codec.OPTIONAL_STRING) {
+                throw new IllegalArgumentException("a tombstone needs the OPTIONAL value grammar; this policy's values are RAW");
+            }
+            return 1;
+        }
+        return switch (codec) {
+            case BYTES -> 8 * n;
+            case STRING -> BitOutput.eg0Bits(n) + 8 * n;
+            case OPTIONAL_STRING -> 1 + BitOutput.eg0Bits(n) + 8 * n;
+        };
+    }
+
+    @Override
+    public void encode(MemorySegment v, byte[] out) {
+        long at = 0;
+        if (codec == Codec.OPTIONAL_STRING) {
+            BitStrings.write(out, at++, v == null ? 0 : 1, 1);
+            if (v == null) {
+                return;
+            }
+        }
+        long n = v.byteSize();
+        if (codec != Codec.BYTES) {
+            at = writeEg0(out, at, n);
+        }
+        BitStrings.copy(v, 0, out, at, 8 * n);
+        BitStrings.clearTail(out, at + 8 * n);
+    }
+
+    /** EG0 of a byte count below 2^31 (at most 63 bits) at bit {@code at}; returns the bit after it. */
+    private static long writeEg0(byte[] out, long at, long v) {
+        long x = v + 1;
+        int b = 64 - Long.numberOfLeadingZeros(x);
+        BitStrings.write(out, at, 0, b - 1);
+        BitStrings.write(out, at + b - 1, x, b);
+        return at + 2L * b - 1;
+    }
+
+    @Override
+    public long byteOffset() {
+        return (at & 7) == 0 ? at >>> 3 : -1;
+    }
+
+    @Override
+    public void copyTo(MemorySegment s, byte[] dst) {
+        BitStrings.copy(s, at, dst, 0, 8 * bytes);
     }
 
     /** The value's bytes: a view of the mapping when they start on a byte boundary, else a fresh copy. */

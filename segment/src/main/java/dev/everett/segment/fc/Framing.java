@@ -5,14 +5,15 @@ import dev.everett.api.Policy;
 import dev.everett.api.SegmentFormat;
 import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
+import dev.everett.segment.io.FileOutput;
 
 /**
  * How the records of one front-coded stream are framed, which fixes its unit and the frame that
  * parses it. This is the one place that turns a policy into its format family's parts: the
  * framing of its natives ({@link #ofNatives}) and borrowed keys ({@link #ofBorrowedKeys}), the
- * frame ({@link #newFrame}), the walker ({@link FcStream#keys}) and the value codec
- * ({@link #values}); readers, cursors, the cascade and the merger take those and never ask
- * "bits? optional?" themselves.
+ * frame ({@link #newFrame}), the walker ({@link FcStream#keys}), the value codec
+ * ({@link #values}) and the record encoder ({@link #newEncoder}); readers, writers, cursors, the
+ * cascade and the merger take those and never ask "bits? optional?" themselves.
  *
  * <ul>
  *   <li>{@link Kind#BYTES}: byte-unit KV02 framing (LEB128 counts), natives and borrowed keys.</li>
@@ -70,6 +71,18 @@ public record Framing(Kind kind, BackspaceCode backspace, boolean optional, int 
             return p.grammar() == ValueGrammar.OPTIONAL ? new OptionalValue() : new RawValue();
         }
         return new BitValue(BitValue.codec(p));
+    }
+
+    /**
+     * The encoder that writes the records of a native under {@code p} into {@code out}, from its
+     * current position; {@code streamWidth} is the width every encoded value must have while
+     * streaming, or -1.
+     */
+    public static RecordEncoder newEncoder(Policy p, FileOutput out, long streamWidth) {
+        if (p.unit() == Unit.BYTE) {
+            return new ByteRecordEncoder(BYTES, values(p), p.blockWidth(), streamWidth, out);
+        }
+        return new BitRecordEncoder(ofNatives(p), new BitValue(BitValue.codec(p)), p.blockWidth(), streamWidth, orderedStrings(p), out);
     }
 
     public boolean bitUnit() {

@@ -22,6 +22,24 @@ public final class OptionalValue extends ValueCodec {
         bytes = tombstone ? 0 : length - 1;
     }
 
+    @Override
+    public boolean absentAt(MemorySegment s, long at) {
+        return s.get(ValueLayout.JAVA_BYTE, at) == ABSENT;
+    }
+
+    @Override
+    public long encodedLength(boolean present, long bytes) {
+        return present ? 1 + bytes : 1;
+    }
+
+    @Override
+    public void encode(MemorySegment v, byte[] out) {
+        out[0] = v == null ? ABSENT : PRESENT;
+        if (v != null) {
+            MemorySegment.copy(v, ValueLayout.JAVA_BYTE, 0, out, 1, (int) v.byteSize());
+        }
+    }
+
     /**
      * Checks the encoded value at {@code at} of {@code length} bytes.
      *

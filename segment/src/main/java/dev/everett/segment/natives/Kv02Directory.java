@@ -32,6 +32,8 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
     public static final int HIGH = 2;
     public static final int SAMPLES = 3;
     public static final int SPARSE = 4;
+    /** Body offset of the u8 Elias–Fano low width; reserved zero bytes follow it up to the descriptors. */
+    private static final int LOW_WIDTH = 32;
     private static final int DESCRIPTORS = 48;
 
     /** Lays out sections after the directory with align8 starts and returns the directory. */
@@ -47,29 +49,14 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
     }
 
     @Override
-    public int universeField() {
-        return 24;
-    }
-
-    @Override
     public int lowWidthField() {
-        return 32;
+        return LOW_WIDTH;
     }
 
     @Override
-    public int terminalField() {
-        return 16;
-    }
-
     public byte[] encode() {
-        byte[] d = new byte[BYTES];
-        LittleEndian.putU32(d, 0, MAGIC);
-        LittleEndian.putU16(d, 4, VERSION);
-        LittleEndian.putU16(d, 6, SECTIONS);
-        LittleEndian.putU64(d, 8, fcExtent);
-        LittleEndian.putU64(d, 16, terminalLength);
-        LittleEndian.putU64(d, 24, universe);
-        d[32] = (byte) lowWidth;
+        byte[] d = NativeDirectory.encodeCommon(BYTES, MAGIC, VERSION, SECTIONS, fcExtent, terminalLength, universe);
+        d[LOW_WIDTH] = (byte) lowWidth;
         Sections.encode(d, DESCRIPTORS, offsets, lengths);
         return d;
     }
@@ -82,42 +69,27 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
      */
     static Kv02Directory parse(Corruption c, MemorySegment s, Envelope env) {
         long body = Envelope.BYTES;
-        long bodyBytes = s.byteSize() - body;
         int bitsPerUnit = env.unit().bitsPerUnit();
-        c.require(bodyBytes >= BYTES, s.byteSize(), "body shorter than the 128-byte KV02 directory");
-        c.require(env.extent() == bodyBytes * (8 / bitsPerUnit), 48, "envelope extent must be the body size in units");
+        NativeDirectory.checkBodySize(c, s, env, BYTES, "KV02", 8 / bitsPerUnit, "units");
         int magic = (int) LittleEndian.u32(s, body);
         c.require(magic != MAGIC_KV01, body, "KV01 (directory version 1) is not supported");
         c.require(magic != Kv03Directory.MAGIC || env.unit() == dev.everett.api.Unit.BIT, body, "a KV03 directory in a byte-unit file (KV03 is bit-unit only)");
         c.require(magic == MAGIC, body, "bad directory magic: expected \"KV02\"");
-        c.require(LittleEndian.u16(s, body + 4) == VERSION, body + 4, "KV02 directory version must be 2, found " + LittleEndian.u16(s, body + 4));
-        c.require(LittleEndian.u16(s, body + 6) == SECTIONS, body + 6, "KV02 section count must be 5, found " + LittleEndian.u16(s, body + 6));
-        long fcExtent = LittleEndian.u64(s, body + 8);
-        long terminal = LittleEndian.u64(s, body + 16);
-        long universe = LittleEndian.u64(s, body + 24);
-        int w = LittleEndian.u8(s, body + 32);
-        for (int i = 33; i < DESCRIPTORS; i++) {
-            c.require(LittleEndian.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
-        }
+        NativeDirectory.checkFixedFields(c, s, body, "KV02", VERSION, SECTIONS, LOW_WIDTH + 1, DESCRIPTORS);
+        long fcExtent = LittleEndian.u64(s, body + EXTENT_FIELD);
+        long terminal = LittleEndian.u64(s, body + TERMINAL_FIELD);
+        long universe = LittleEndian.u64(s, body + UNIVERSE_FIELD);
+        int w = LittleEndian.u8(s, body + LOW_WIDTH);
         Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
         long[] offsets = sections.offsets();
         long[] lengths = sections.lengths();
-        c.require(Long.compareUnsigned(fcExtent, Long.MAX_VALUE / 8) <= 0 && lengths[FC] == LittleEndian.ceilDiv(fcExtent * bitsPerUnit, 8), body + 8,
+        c.require(Long.compareUnsigned(fcExtent, Long.MAX_VALUE / 8) <= 0 && lengths[FC] == LittleEndian.ceilDiv(fcExtent * bitsPerUnit, 8), body + EXTENT_FIELD,
                 "FC section length " + lengths[FC] + " disagrees with the FC extent " + Long.toUnsignedString(fcExtent));
-        c.require(w <= 63, body + 32, "Elias–Fano low width must be ≤ 63, found " + w);
+        c.require(w <= 63, body + LOW_WIDTH, "Elias–Fano low width must be ≤ 63, found " + w);
         long count = env.recordCount();
         long n = LittleEndian.ceilDiv(count, env.blockWidth()) + 1;
         NativeDirectory.checkBlockDirectory(c, body + DESCRIPTORS, lengths, n, universe, w);
-        if (count == 0) {
-            c.require(fcExtent == 0 && terminal == 0, body + 8, "an empty file must have FC extent 0 and terminal length 0");
-        }
-        long v = env.hasCommonWidth() ? env.commonWidth() : 0;
-        if (env.hasPolicyWidth()) {
-            c.require(env.hasCommonWidth() && env.commonWidth() == env.policyWidth(), 40, "a fixed-width policy requires the common width to equal it");
-        }
-        c.require(v == 0 || Long.compareUnsigned(count, Long.divideUnsigned(fcExtent, v)) <= 0, body + 8, "record count × common width exceeds the FC extent");
-        c.require(universe == fcExtent - count * v, body + 24, "Elias–Fano universe must equal FC extent − count × common width");
-        c.require(Long.compareUnsigned(terminal, fcExtent) <= 0, body + 16, "terminal key length exceeds the FC extent");
+        NativeDirectory.checkMetadata(c, env, body, "FC extent", fcExtent, terminal, universe);
         return new Kv02Directory(fcExtent, terminal, universe, w, offsets, lengths);
     }
 }

@@ -4,8 +4,10 @@ import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.fc.Framing;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
+import dev.everett.segment.io.FileOutput;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.Sections;
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -38,6 +40,10 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
     static final int DICTIONARY = 5;
     public static final int DICTIONARY_OFFSETS = 6;
     static final int SEEDS = 7;
+    /** Body offsets of KV03's own fields: u64 dictionary bits, u64 seed bits, u8 low width (reserved zero bytes follow it). */
+    private static final int DICTIONARY_BITS = 32;
+    private static final int SEED_BITS = 40;
+    private static final int LOW_WIDTH = 48;
     private static final int DESCRIPTORS = 64;
 
     /** Lays out the sections after the directory, for a file with or without records. */
@@ -59,36 +65,31 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
     }
 
     @Override
+    public void writeTrailingSections(FileOutput out, SectionStart start) throws IOException {
+        start.at(offsets[DICTIONARY]);
+        byte[] dictionary = dictionary();
+        out.write(dictionary, 0, dictionary.length);
+        start.at(offsets[DICTIONARY_OFFSETS]);
+        out.write(dictionaryOffsets());
+        start.at(offsets[SEEDS]);
+    }
+
+    @Override
     public int bytes() {
         return BYTES;
     }
 
     @Override
-    public int universeField() {
-        return 24;
-    }
-
-    @Override
     public int lowWidthField() {
-        return 48;
+        return LOW_WIDTH;
     }
 
     @Override
-    public int terminalField() {
-        return 16;
-    }
-
     public byte[] encode() {
-        byte[] d = new byte[BYTES];
-        LittleEndian.putU32(d, 0, MAGIC);
-        LittleEndian.putU16(d, 4, VERSION);
-        LittleEndian.putU16(d, 6, SECTIONS);
-        LittleEndian.putU64(d, 8, fcExtent);
-        LittleEndian.putU64(d, 16, terminalLength);
-        LittleEndian.putU64(d, 24, universe);
-        LittleEndian.putU64(d, 32, dictionaryBits);
-        LittleEndian.putU64(d, 40, seedBits);
-        d[48] = (byte) lowWidth;
+        byte[] d = NativeDirectory.encodeCommon(BYTES, MAGIC, VERSION, SECTIONS, fcExtent, terminalLength, universe);
+        LittleEndian.putU64(d, DICTIONARY_BITS, dictionaryBits);
+        LittleEndian.putU64(d, SEED_BITS, seedBits);
+        d[LOW_WIDTH] = (byte) lowWidth;
         Sections.encode(d, DESCRIPTORS, offsets, lengths);
         return d;
     }
@@ -102,29 +103,23 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
      */
     static Kv03Directory parse(Corruption c, MemorySegment s, Envelope env) {
         long body = Envelope.BYTES;
-        long bodyBytes = s.byteSize() - body;
         c.require(env.unit() == dev.everett.api.Unit.BIT, 16, "KV03 files are bit-unit only");
-        c.require(bodyBytes >= BYTES, s.byteSize(), "body shorter than the 192-byte KV03 directory");
-        c.require(env.extent() == bodyBytes * 8, 48, "envelope extent must be the body size in bits");
+        NativeDirectory.checkBodySize(c, s, env, BYTES, "KV03", 8, "bits");
         int magic = (int) LittleEndian.u32(s, body);
         c.require(magic == MAGIC, body, "bad directory magic: expected \"KV03\"");
-        c.require(LittleEndian.u16(s, body + 4) == VERSION, body + 4, "KV03 directory version must be 3, found " + LittleEndian.u16(s, body + 4));
-        c.require(LittleEndian.u16(s, body + 6) == SECTIONS, body + 6, "KV03 section count must be 8, found " + LittleEndian.u16(s, body + 6));
-        long extent = LittleEndian.u64(s, body + 8);
-        long terminal = LittleEndian.u64(s, body + 16);
-        long universe = LittleEndian.u64(s, body + 24);
-        long dictBits = LittleEndian.u64(s, body + 32);
-        long seedBits = LittleEndian.u64(s, body + 40);
-        int w = LittleEndian.u8(s, body + 48);
-        for (int i = 49; i < DESCRIPTORS; i++) {
-            c.require(LittleEndian.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
-        }
+        NativeDirectory.checkFixedFields(c, s, body, "KV03", VERSION, SECTIONS, LOW_WIDTH + 1, DESCRIPTORS);
+        long extent = LittleEndian.u64(s, body + EXTENT_FIELD);
+        long terminal = LittleEndian.u64(s, body + TERMINAL_FIELD);
+        long universe = LittleEndian.u64(s, body + UNIVERSE_FIELD);
+        long dictBits = LittleEndian.u64(s, body + DICTIONARY_BITS);
+        long seedBits = LittleEndian.u64(s, body + SEED_BITS);
+        int w = LittleEndian.u8(s, body + LOW_WIDTH);
         Sections sections = Sections.parse(c, s, BYTES, DESCRIPTORS, SECTIONS);
         long[] offsets = sections.offsets();
         long[] lengths = sections.lengths();
-        c.require(Long.compareUnsigned(extent, Long.MAX_VALUE - 7) <= 0 && lengths[FC] == LittleEndian.ceilDiv(extent, 8), body + 8,
+        c.require(Long.compareUnsigned(extent, Long.MAX_VALUE - 7) <= 0 && lengths[FC] == LittleEndian.ceilDiv(extent, 8), body + EXTENT_FIELD,
                 "payload section length " + lengths[FC] + " disagrees with the extent of " + Long.toUnsignedString(extent) + " bits");
-        c.require(w <= 63, body + 48, "Elias–Fano low width must be ≤ 63, found " + w);
+        c.require(w <= 63, body + LOW_WIDTH, "Elias–Fano low width must be ≤ 63, found " + w);
         long count = env.recordCount();
         long blocks = LittleEndian.ceilDiv(count, env.blockWidth());
         long n = blocks + 1;
@@ -134,7 +129,7 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
         c.require(lengths[DICTIONARY_OFFSETS] % 8 == 0 && lengths[DICTIONARY_OFFSETS] >= 8, desc + 16 * DICTIONARY_OFFSETS + 8,
                 "dictionary offsets must be at least one whole word");
         long sorts = lengths[DICTIONARY_OFFSETS] / 8 - 1;
-        c.require(Long.compareUnsigned(dictBits, Long.MAX_VALUE - 7) <= 0 && lengths[DICTIONARY] == LittleEndian.ceilDiv(dictBits, 8), body + 32,
+        c.require(Long.compareUnsigned(dictBits, Long.MAX_VALUE - 7) <= 0 && lengths[DICTIONARY] == LittleEndian.ceilDiv(dictBits, 8), body + DICTIONARY_BITS,
                 "dictionary section length " + lengths[DICTIONARY] + " disagrees with its " + Long.toUnsignedString(dictBits) + " bits");
         c.require((count > 0) == (sorts > 0), desc + 16 * DICTIONARY_OFFSETS + 8,
                 count > 0 ? "a file with records must list its sort codes" : "a file without records must have an empty dictionary");
@@ -143,27 +138,17 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
         c.require(LittleEndian.u64(s, offsetsAt) == 0, offsetsAt, "the first dictionary offset must be 0");
         if (sorts == 1) {
             c.require(LittleEndian.u64(s, offsetsAt + 8) == dictBits, offsetsAt + 8, "the last dictionary offset must be the dictionary's length");
-            c.require(dictBits == Framing.KV03_PATH_BITS, body + 32, "the string policy's sort code is 1 bit, the dictionary holds " + Long.toUnsignedString(dictBits));
+            c.require(dictBits == Framing.KV03_PATH_BITS, body + DICTIONARY_BITS, "the string policy's sort code is 1 bit, the dictionary holds " + Long.toUnsignedString(dictBits));
             int code = LittleEndian.u8(s, body + offsets[DICTIONARY]);
             c.require((code & 0x80) == 0, body + offsets[DICTIONARY], "sort code 1 (the undefined sort) in the dictionary");
             c.require(code == 0, body + offsets[DICTIONARY], "dictionary padding bits must be 0");
         } else {
-            c.require(dictBits == 0, body + 32, "an empty dictionary has 0 bits");
+            c.require(dictBits == 0, body + DICTIONARY_BITS, "an empty dictionary has 0 bits");
         }
         int seedWidth = sorts < 2 ? 0 : 64 - Long.numberOfLeadingZeros(sorts - 1);
-        c.require(seedBits == blocks * seedWidth, body + 40, "seed vector of " + Long.toUnsignedString(seedBits) + " bits, expected " + blocks * seedWidth);
+        c.require(seedBits == blocks * seedWidth, body + SEED_BITS, "seed vector of " + Long.toUnsignedString(seedBits) + " bits, expected " + blocks * seedWidth);
         c.require(lengths[SEEDS] == LittleEndian.ceilDiv(seedBits, 8), desc + 16 * SEEDS + 8, "seed section length disagrees with its bit count");
-        // Metadata.
-        if (count == 0) {
-            c.require(extent == 0 && terminal == 0, body + 8, "an empty file must have extent 0 and terminal length 0");
-        }
-        long v = env.hasCommonWidth() ? env.commonWidth() : 0;
-        if (env.hasPolicyWidth()) {
-            c.require(env.hasCommonWidth() && env.commonWidth() == env.policyWidth(), 40, "a fixed-width policy requires the common width to equal it");
-        }
-        c.require(v == 0 || Long.compareUnsigned(count, Long.divideUnsigned(extent, v)) <= 0, body + 8, "record count × common width exceeds the extent");
-        c.require(universe == extent - count * v, body + 24, "Elias–Fano universe must equal extent − count × common width");
-        c.require(Long.compareUnsigned(terminal, extent) <= 0, body + 16, "terminal key length exceeds the extent");
+        NativeDirectory.checkMetadata(c, env, body, "extent", extent, terminal, universe);
         return new Kv03Directory(extent, terminal, universe, dictBits, seedBits, w, offsets, lengths);
     }
 }

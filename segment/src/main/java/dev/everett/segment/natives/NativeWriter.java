@@ -1,17 +1,12 @@
 package dev.everett.segment.natives;
 
 import dev.everett.api.CommonWidthRule;
-import dev.everett.api.KeyOrderException;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentInfo;
 import dev.everett.api.SegmentWriter;
-import dev.everett.api.Unit;
-import dev.everett.api.ValueGrammar;
 import dev.everett.segment.bits.EliasFano;
-import dev.everett.segment.bits.OrderedStrings;
-import dev.everett.segment.fc.ByteFrame;
 import dev.everett.segment.fc.Framing;
-import dev.everett.segment.fc.OptionalValue;
+import dev.everett.segment.fc.RecordEncoder;
 import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
@@ -24,71 +19,51 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.HexFormat;
 
 /**
- * Streams sorted records into a native file. Bit-unit policies (KV02 bit, KV03) are encoded by a
- * {@link BitNativeWriter}, to which this writer delegates while keeping the state machine; the
- * rest of this comment is about byte-unit KV02. The FC stream goes straight to a temporary file
- * at its final offset (after the 96-byte envelope and the 128-byte directory) through one
- * buffer; memory holds only the previous key and one residual per block, from which the
- * Elias–Fano directory is built at {@link #finish()}. Retention is the exact maximal shared
- * prefix, so the output is canonical.
+ * Streams sorted records into a native file, KV02 (byte or bit units) or KV03 as the policy says.
+ * This class keeps the state machine (a refused record poisons the writer) and the file: the
+ * records go straight to a temporary file at their final offset (after the 96-byte envelope and
+ * the format's directory) through the {@link RecordEncoder} that {@link Framing#newEncoder}
+ * chose for the policy; memory holds only the previous key and one position per block, from
+ * which the Elias–Fano directory is built at {@link #finish()}. Then come the sections, the
+ * directory and the envelope, and the file is published atomically.
  */
 public final class NativeWriter implements SegmentWriter {
-    private static final long FC_START = Envelope.BYTES + Kv02Directory.BYTES;
-    private static final HexFormat HEX = HexFormat.of();
-
     private enum State { OPEN, POISONED, FINISHED, CLOSED }
 
     private final Policy policy;
     private final CommonWidthRule rule;
-    private final long blockWidth;
-    private final boolean optional;
-    /** The width every encoded value must have while streaming, or -1 (VLEN written). */
-    private final long streamWidth;
+    private final Framing framing;
+    /** File offset of the record stream: after the envelope and the format's directory. */
+    private final long fcStart;
 
     private AtomicFile out;
     private FileOutput fc;
-    private final LongList residuals = new LongList();
-    private byte[] previous = new byte[64];
-    private int previousLength;
-    private long count;
-    private long firstWidth = -1;
-    private boolean widthsAgree = true;
+    private final RecordEncoder records;
     private State state = State.OPEN;
     /** Set once {@link #appendEncoded} has been used: the previous key's bytes are no longer kept. */
     private boolean encodedOnly;
     private byte[] keyScratch = new byte[64];
     private byte[] valueScratch = new byte[64];
-    /** Bit-unit policies (KV02 bit, KV03): the writer that encodes, this one keeps the state. */
-    private final BitNativeWriter bits;
-    /** KV02 in bits: keys are stored in their ordered string form, encoded into this buffer. */
-    private final boolean orderedStrings;
-    private byte[] orderedScratch = new byte[64];
 
     public NativeWriter(Path target, Policy policy, CommonWidthRule rule) throws IOException {
         this.policy = policy;
         this.rule = rule;
-        this.blockWidth = policy.blockWidth();
-        this.optional = policy.grammar() == ValueGrammar.OPTIONAL;
-        this.orderedStrings = Framing.orderedStrings(policy);
+        this.framing = Framing.ofNatives(policy);
+        long streamWidth;
         if (policy.valueWidth().isFixed()) {
             if (rule.kind() == CommonWidthRule.Kind.PROMISED && rule.width() != policy.valueWidth().units()) {
                 throw new IllegalArgumentException("promised width " + rule.width() + " contradicts the policy's fixed width " + policy.valueWidth().units());
             }
-            this.streamWidth = policy.valueWidth().units();
+            streamWidth = policy.valueWidth().units();
         } else {
-            this.streamWidth = rule.kind() == CommonWidthRule.Kind.PROMISED ? rule.width() : -1;
+            streamWidth = rule.kind() == CommonWidthRule.Kind.PROMISED ? rule.width() : -1;
         }
-        if (policy.unit() == Unit.BIT) {
-            this.bits = new BitNativeWriter(target, policy, rule, streamWidth);
-            return;
-        }
-        this.bits = null;
+        this.fcStart = Envelope.BYTES + NativeDirectory.bytes(framing);
         this.out = new AtomicFile(target);
-        this.fc = new FileOutput(out.channel(), FC_START);
+        this.fc = new FileOutput(out.channel(), fcStart);
+        this.records = Framing.newEncoder(policy, fc, streamWidth);
     }
 
     @Override
@@ -139,71 +114,11 @@ public final class NativeWriter implements SegmentWriter {
         if (encodedOnly) {
             throw new IllegalStateException("this writer takes encoded records only (it no longer holds the previous key)");
         }
-        if (!present && !optional) {
-            throw poison(new IllegalArgumentException("a tombstone needs the OPTIONAL value grammar; this policy's values are RAW"));
+        try {
+            records.append(key, keyLength, value, valueLength, present);
+        } catch (RuntimeException e) {
+            throw poison(e);
         }
-        if (bits != null) {
-            try {
-                if (orderedStrings) {
-                    // KV02 in bits stores the key's ordered string form (docs/format.md, "Keys").
-                    int n = OrderedStrings.length(key, keyLength);
-                    if (orderedScratch.length < n) {
-                        orderedScratch = new byte[Math.max(n, orderedScratch.length * 2)];
-                    }
-                    OrderedStrings.encode(key, keyLength, orderedScratch);
-                    bits.append(orderedScratch, n, value, valueLength, present);
-                    return;
-                }
-                bits.append(key, keyLength, value, valueLength, present);
-            } catch (RuntimeException e) {
-                throw poison(e);
-            }
-            return;
-        }
-        long encoded = optional ? (present ? 1L + valueLength : 1L) : valueLength;
-        if (streamWidth >= 0 && encoded != streamWidth) {
-            throw poison(new IllegalArgumentException("value of encoded width " + encoded + " where every value must be " + streamWidth
-                    + " units wide (key " + hex(key, keyLength) + ")"));
-        }
-        int lcp = 0;
-        if (count > 0) {
-            int cmp = Arrays.compareUnsigned(previous, 0, previousLength, key, 0, keyLength);
-            if (cmp >= 0) {
-                throw poison(new KeyOrderException(cmp == 0
-                        ? "duplicate key " + hex(key, keyLength) + " (record " + count + ")"
-                        : "key " + hex(key, keyLength) + " (record " + count + ") is not greater than the previous key " + hex(previous, previousLength)));
-            }
-            lcp = Arrays.mismatch(previous, 0, previousLength, key, 0, keyLength);
-        }
-        if (count % blockWidth == 0) {
-            residuals.add(fc.position() - FC_START - count * Math.max(0, streamWidth));
-            fc.writeVarint(lcp);
-        } else {
-            fc.writeVarint(previousLength - lcp);
-        }
-        fc.writeVarint(keyLength - lcp);
-        if (streamWidth < 0) {
-            fc.writeVarint(encoded);
-        }
-        fc.write(key, lcp, keyLength - lcp);
-        if (optional) {
-            fc.writeByte(present ? OptionalValue.PRESENT : OptionalValue.ABSENT);
-        }
-        if (present) {
-            fc.write(value, 0, valueLength);
-        }
-        if (count == 0) {
-            firstWidth = encoded;
-        } else if (encoded != firstWidth) {
-            widthsAgree = false;
-        }
-        if (previous.length < keyLength) {
-            // Grow keeping the retained prefix [0, lcp): only the suffix is copied below.
-            previous = Arrays.copyOf(previous, Math.max(keyLength, previous.length * 2));
-        }
-        System.arraycopy(key, lcp, previous, lcp, keyLength - lcp);
-        previousLength = keyLength;
-        count++;
     }
 
     /**
@@ -213,47 +128,18 @@ public final class NativeWriter implements SegmentWriter {
      * {@code value[valueAt .. + valueLength)}; both are copied straight from the sources. The
      * caller answers for key order (the merger checks its inputs); this writer keeps only the
      * previous key's length, so a writer used this way refuses {@link #put}. Bit-unit policies
-     * take positions and lengths in bits ({@link BitNativeWriter#appendEncoded}); for KV02 in bits
+     * take positions and lengths in bits ({@link RecordEncoder#appendEncoded}); for KV02 in bits
      * the key bits are those of the ordered string form, as {@code EncodedRecords} gives them.
      */
     public void appendEncoded(long retained, MemorySegment literal, long literalAt, long literalLength,
                        MemorySegment value, long valueAt, long valueLength) throws IOException {
         requireOpen();
         encodedOnly = true;
-        if (bits != null) {
-            try {
-                bits.appendEncoded(retained, literal, literalAt, literalLength, value, valueAt, valueLength);
-            } catch (RuntimeException e) {
-                throw poison(e);
-            }
-            return;
+        try {
+            records.appendEncoded(retained, literal, literalAt, literalLength, value, valueAt, valueLength);
+        } catch (RuntimeException e) {
+            throw poison(e);
         }
-        if (streamWidth >= 0 && valueLength != streamWidth) {
-            throw poison(new IllegalArgumentException("value of encoded width " + valueLength + " where every value must be " + streamWidth + " units wide"));
-        }
-        if (retained < 0 || retained > previousLength || (count > 0 && literalLength == 0) || (count == 0 && retained != 0)) {
-            throw poison(new IllegalArgumentException("record " + count + " keeps " + retained + " of " + previousLength
-                    + " units and adds " + literalLength + ": not a strictly increasing key"));
-        }
-        if (count % blockWidth == 0) {
-            residuals.add(fc.position() - FC_START - count * Math.max(0, streamWidth));
-            fc.writeVarint(retained);
-        } else {
-            fc.writeVarint(previousLength - retained);
-        }
-        fc.writeVarint(literalLength);
-        if (streamWidth < 0) {
-            fc.writeVarint(valueLength);
-        }
-        fc.write(literal, literalAt, literalLength);
-        fc.write(value, valueAt, valueLength);
-        if (count == 0) {
-            firstWidth = valueLength;
-        } else if (valueLength != firstWidth) {
-            widthsAgree = false;
-        }
-        previousLength = Math.toIntExact(retained + literalLength);
-        count++;
     }
 
     private RuntimeException poison(RuntimeException e) {
@@ -270,50 +156,45 @@ public final class NativeWriter implements SegmentWriter {
         }
     }
 
-    private static String hex(byte[] b, int n) {
-        String h = HEX.formatHex(b, 0, Math.min(n, 64));
-        return "0x" + h + (n > 64 ? "…(" + n + " bytes)" : "");
-    }
-
     @Override
     public long recordCount() {
-        return bits != null ? bits.recordCount() : count;
+        return records.count();
     }
 
     @Override
     public SegmentInfo finish() throws IOException {
         requireOpen();
         state = State.POISONED; // a failure below leaves nothing publishable
-        if (bits != null) {
-            SegmentInfo info = bits.finish();
-            state = State.FINISHED;
-            return info;
-        }
+        long extent = records.end();
         fc.flush();
-        long width = streamWidth;
-        if (rule.kind() == CommonWidthRule.Kind.INFER && !policy.valueWidth().isFixed()) {
-            if (count == 0) {
-                width = 0;
-            } else if (widthsAgree) {
-                width = firstWidth;
-                dropValueLengths(width);
-            }
+        long count = records.count();
+        long width = records.commonWidth(rule, policy.valueWidth().isFixed());
+        if (records.carriesLengthsFor(width)) {
+            extent = dropValueLengths(extent);
         }
-        long fcExtent = fc.position() - FC_START;
-        residuals.add(fcExtent - count * Math.max(0, width));
-        EliasFano ef = EliasFano.build(residuals.array(), residuals.size());
-        Kv02Directory dir = Kv02Directory.layout(fcExtent, fcExtent, count == 0 ? 0 : previousLength, ef);
+        // Block j's Elias–Fano residual is its start less the common-width values before it.
+        long stride = Math.max(0, width);
+        LongList starts = records.blockStarts();
+        long[] residuals = new long[starts.size() + 1];
+        for (int j = 0; j < starts.size(); j++) {
+            residuals[j] = starts.array()[j] - j * policy.blockWidth() * stride;
+        }
+        residuals[starts.size()] = extent - count * stride;
+        EliasFano ef = EliasFano.build(residuals, residuals.length);
+        NativeDirectory dir = NativeDirectory.layout(framing, extent, fc.position() - fcStart, records.terminalLength(), ef, count > 0);
         byte[] directory = dir.encode();
         FileOutput body = new FileOutput(out.channel(), Envelope.BYTES);
-        body.write(directory, 0, Kv02Directory.BYTES);
+        body.write(directory, 0, directory.length);
         body.flush();
-        // The sections follow the FC stream in the same output, so its running CRC covers them.
-        fc.zeros(Envelope.BYTES + dir.offsets()[Kv02Directory.LOW] - fc.position());
+        // The sections follow the record stream in the same output, so its running CRC covers them.
+        long[] offsets = dir.offsets();
+        section(offsets[NativeDirectory.LOW]);
         fc.write(ef.low());
         fc.write(ef.high());
         fc.write(ef.samples());
         fc.write(ef.sparse());
-        Sealer.BodyCrc crc = Sealer.BodyCrc.of(directory, fc, FC_START);
+        dir.writeTrailingSections(fc, this::section);
+        Sealer.BodyCrc crc = Sealer.BodyCrc.of(directory, fc, fcStart);
         if (crc.length() != dir.bodyBytes()) {
             throw new IllegalStateException("wrote " + crc.length() + " body bytes, directory says " + dir.bodyBytes());
         }
@@ -322,32 +203,25 @@ public final class NativeWriter implements SegmentWriter {
         return new SegmentInfo(out.target(), count, Envelope.BYTES + crc.length(), width);
     }
 
+    /** Zero gap up to the section at body offset {@code at}. */
+    private void section(long at) throws IOException {
+        fc.zeros(Envelope.BYTES + at - fc.position());
+    }
+
     /**
-     * Inferred common width: every value had the same encoded width, so rewrite the FC stream
-     * once without the per-record value lengths, recomputing the block residuals.
+     * Inferred common width: every value had the same encoded width, so rewrite the record
+     * stream once, without the per-record value lengths, into a fresh temporary file.
+     *
+     * @return the new stream's extent in units
      */
-    private void dropValueLengths(long width) throws IOException {
+    private long dropValueLengths(long extent) throws IOException {
         AtomicFile rewritten = new AtomicFile(out.target());
+        long newExtent;
         try (Arena arena = Arena.ofConfined()) {
-            long extent = fc.position() - FC_START;
-            MemorySegment old = out.channel().map(FileChannel.MapMode.READ_ONLY, FC_START, extent, arena);
-            FileOutput next = new FileOutput(rewritten.channel(), FC_START);
-            ByteFrame frame = new ByteFrame(old, new Corruption(out.temp()), extent, -1);
-            residuals.clear();
-            long previousKey = 0;
-            for (long o = 0; o < count; o++) {
-                boolean blockStart = o % blockWidth == 0;
-                frame.read(blockStart, previousKey, o == 0, 0);
-                if (blockStart) {
-                    residuals.add(next.position() - FC_START - o * width);
-                    next.writeVarint(frame.retained);
-                } else {
-                    next.writeVarint(previousKey - frame.retained);
-                }
-                next.writeVarint(frame.suffixLength);
-                copy(old, frame.suffixAt, frame.suffixLength + frame.valueLength, next);
-                previousKey = frame.keyLength();
-            }
+            MemorySegment old = out.channel().map(FileChannel.MapMode.READ_ONLY, fcStart, fc.position() - fcStart, arena);
+            FileOutput next = new FileOutput(rewritten.channel(), fcStart);
+            records.rewriteWithoutValueLengths(old, new Corruption(out.temp()), extent, next);
+            newExtent = records.end();
             next.flush();
             fc = next;
         } catch (IOException | RuntimeException e) {
@@ -356,27 +230,14 @@ public final class NativeWriter implements SegmentWriter {
         }
         out.close();
         out = rewritten;
-    }
-
-    private void copy(MemorySegment from, long at, long length, FileOutput to) throws IOException {
-        while (length > 0) {
-            int n = (int) Math.min(length, valueScratch.length);
-            MemorySegment.copy(from, ValueLayout.JAVA_BYTE, at, valueScratch, 0, n);
-            to.write(valueScratch, 0, n);
-            at += n;
-            length -= n;
-        }
+        return newExtent;
     }
 
     @Override
     public void close() throws IOException {
         if (state != State.FINISHED) {
             state = State.CLOSED;
-            if (bits != null) {
-                bits.close();
-            } else {
-                out.close();
-            }
+            out.close();
         }
     }
 }

@@ -28,17 +28,9 @@ class BitCodesTest {
 
     /** The bits a writer produces, as a string of 0s and 1s (without the final padding). */
     private String bits(Writes w) throws IOException {
-        Path f = dir.resolve("bits-" + System.nanoTime());
-        long n;
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-            FileOutput fo = new FileOutput(ch, 0);
-            BitOutput out = new BitOutput(fo);
-            w.to(out);
-            n = out.bitPosition();
-            out.padToByte();
-            fo.flush();
-        }
-        byte[] b = Files.readAllBytes(f);
+        Written written = write(w);
+        long n = written.bits();
+        byte[] b = Files.readAllBytes(written.file());
         StringBuilder sb = new StringBuilder();
         for (long i = 0; i < n; i++) {
             sb.append((b[(int) (i >>> 3)] >>> (7 - (i & 7))) & 1);
@@ -46,17 +38,27 @@ class BitCodesTest {
         return sb.toString();
     }
 
-    private BitInput input(Writes w, Arena arena) throws IOException {
-        Path f = dir.resolve("in-" + System.nanoTime());
-        long n;
+    /** A file holding what {@code w} writes, padded to a byte, and how many bits that was. */
+    private record Written(Path file, long bits) {
+    }
+
+    private Written write(Writes w) throws IOException {
+        Path f = dir.resolve("bits-" + System.nanoTime());
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             FileOutput fo = new FileOutput(ch, 0);
             BitOutput out = new BitOutput(fo);
             w.to(out);
-            n = out.bitPosition();
+            long n = out.bitPosition();
             out.padToByte();
             fo.flush();
+            return new Written(f, n);
         }
+    }
+
+    private BitInput input(Writes w, Arena arena) throws IOException {
+        Written written = write(w);
+        Path f = written.file();
+        long n = written.bits();
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
             MemorySegment s = ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
             return new BitInput(s, new Corruption(f), 0, n);

@@ -4,7 +4,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.everett.segment.cascade.Cascade;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.natives.CorruptionTest;
-import dev.everett.segment.natives.Kv02FuzzTest;
+import dev.everett.segment.natives.NativeFuzzTest;
 import dev.everett.segment.testing.FuzzInputs;
 import dev.everett.segment.testing.Seeds;
 import java.io.IOException;
@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Fuzz test of the IX03 index reader in its chain (the pattern of {@link Kv02FuzzTest}; see
+ * Fuzz test of the IX03 index reader in its chain (the pattern of {@link NativeFuzzTest}; see
  * docs/fuzzing.md for regression and fuzzing mode).
  *
  * <p>An input is one selector byte and the bytes of an index file. The selector picks one of the

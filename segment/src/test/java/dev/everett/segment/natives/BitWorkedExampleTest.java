@@ -15,6 +15,7 @@ import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
+import dev.everett.segment.testing.WorkedDumps;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,55 +34,10 @@ public class BitWorkedExampleTest {
     static final List<Rec> RECORDS = WorkedExampleTest.RECORDS;
 
     /** The KV03 worked example of docs/format.md: 376 bytes. */
-    static final String KV03_FILE = """
-            45 56 52 54 2e 4b 56 00 01 00 60 00 00 00 00 00
-            01 01 00 00 0f 00 00 00 0f 00 00 00 00 00 00 00
-            00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            c0 08 00 00 00 00 00 00 04 00 00 00 00 00 00 00
-            d9 b8 eb 40 27 0f 37 8b 60 00 00 00 00 00 00 00
-            78 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            4b 56 30 33 03 00 08 00 ea 00 00 00 00 00 00 00
-            21 00 00 00 00 00 00 00 ea 00 00 00 00 00 00 00
-            01 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            06 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            c0 00 00 00 00 00 00 00 1e 00 00 00 00 00 00 00
-            e0 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
-            e8 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
-            f0 00 00 00 00 00 00 00 10 00 00 00 00 00 00 00
-            00 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            00 01 00 00 00 00 00 00 01 00 00 00 00 00 00 00
-            08 01 00 00 00 00 00 00 10 00 00 00 00 00 00 00
-            18 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            40 a5 85 c1 c1 b1 96 47 26 56 40 98 23 9a 58 db
-            dd 00 cc 15 cc 2d cc 2d cc 38 50 92 9e 00 00 00
-            80 0a 00 00 00 00 00 00 11 00 00 00 00 00 00 00
-            00 00 00 00 00 00 00 00 ff ff ff ff ff ff ff ff
-            00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            01 00 00 00 00 00 00 00
-            """;
+    static final String KV03_FILE = WorkedDumps.text("kv03.hex");
 
     /** KV02, bit unit, K = W = 15, EG0 backspaces, optional values: 288 bytes. */
-    static final String KV02_BIT_FILE = """
-            45 56 52 54 2e 4b 56 00 01 00 60 00 00 00 00 00
-            01 01 00 00 0f 00 00 00 0f 00 00 00 00 00 00 00
-            00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            80 06 00 00 00 00 00 00 04 00 00 00 00 00 00 00
-            07 a1 74 ea cc 8c 32 05 60 00 00 00 00 00 00 00
-            30 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            4b 56 30 32 02 00 05 00 49 01 00 00 00 00 00 00
-            31 00 00 00 00 00 00 00 49 01 00 00 00 00 00 00
-            07 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            80 00 00 00 00 00 00 00 2a 00 00 00 00 00 00 00
-            b0 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
-            b8 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
-            c0 00 00 00 00 00 00 00 10 00 00 00 00 00 00 00
-            d0 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            83 a0 f9 85 c1 c1 b1 94 00 02 47 26 56 40 46 0c
-            d4 d2 c6 de e8 00 00 02 18 3b 73 0b 73 0b 73 08
-            00 06 09 02 83 60 00 05 3c 00 00 00 00 00 00 00
-            80 24 00 00 00 00 00 00 09 00 00 00 00 00 00 00
-            00 00 00 00 00 00 00 00 ff ff ff ff ff ff ff ff
-            """;
+    static final String KV02_BIT_FILE = WorkedDumps.text("kv02-bits.hex");
 
     static Policy kv02Bits() {
         return Policy.stringPolicy().withFormat(SegmentFormat.KV02);
@@ -210,7 +166,7 @@ public class BitWorkedExampleTest {
             byte[] b = original.clone();
             b[d.at()] = (byte) d.value();
             Path f = dir.resolve("damaged.kv");
-            Files.write(f, Kv02FuzzTest.repairChecksums(b));
+            Files.write(f, NativeFuzzTest.repairChecksums(b));
             assertThrows(dev.everett.api.CorruptSegmentException.class, () -> {
                 try (NativeReader r = NativeReader.open(f, Policy.stringPolicy(), OpenMode.TYPED)) {
                     r.verify();
@@ -225,7 +181,7 @@ public class BitWorkedExampleTest {
         byte[] b = WorkedExampleTest.hex(WorkedExampleTest.FILE);
         b[Envelope.BYTES + 3] = '3';
         Path f = dir.resolve("byte.kv");
-        Files.write(f, Kv02FuzzTest.repairChecksums(b));
+        Files.write(f, NativeFuzzTest.repairChecksums(b));
         for (OpenMode mode : OpenMode.values()) {
             assertThrows(dev.everett.api.CorruptSegmentException.class, () -> {
                 try (NativeReader r = NativeReader.open(f, Policy.defaultBytes(), mode)) {

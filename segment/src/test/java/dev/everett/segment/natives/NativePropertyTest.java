@@ -232,11 +232,22 @@ class NativePropertyTest {
                     first = first < 0 ? o : first;
                 }
             }
-            try {
-                checkConservative(dir, p, model, retained, first);
-            } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("conservative case " + i + " (W=" + p.blockWidth() + ", n=" + model.size() + "): " + e.getMessage(), e);
-            }
+            int at = first;
+            inCase("conservative case " + i + " (W=" + p.blockWidth() + ", n=" + model.size() + ")",
+                    () -> checkConservative(dir, p, model, retained, at));
+        }
+    }
+
+    interface Check {
+        void run() throws IOException;
+    }
+
+    /** Runs one generated case, naming it in any failure. */
+    private static void inCase(String name, Check check) throws IOException {
+        try {
+            check.run();
+        } catch (AssertionError | RuntimeException e) {
+            throw new AssertionError(name + ": " + e.getMessage(), e);
         }
     }
 
@@ -262,11 +273,9 @@ class NativePropertyTest {
                     first = first < 0 ? o : first;
                 }
             }
-            try {
-                checkRespelled(dir, p, model, respell, first);
-            } catch (AssertionError | RuntimeException e) {
-                throw new AssertionError("respelled case " + i + " (W=" + p.blockWidth() + ", n=" + model.size() + "): " + e.getMessage(), e);
-            }
+            int at = first;
+            inCase("respelled case " + i + " (W=" + p.blockWidth() + ", n=" + model.size() + ")",
+                    () -> checkRespelled(dir, p, model, respell, at));
         }
     }
 
@@ -511,15 +520,7 @@ class NativePropertyTest {
     }
 
     private static void checkConservative(Path dir, Policy policy, List<Rec> model, long[] retained, long firstNonCanonical) throws IOException {
-        Path file = dir.resolve("conservative.kv");
-        Files.write(file, Profile.of(policy).build(policy, model, retained));
-        try (NativeReader r = SegmentFixtures.open(file, policy)) {
-            assertEquals(model, SegmentFixtures.walk(r), "walk");
-            checkRecordAt(r, policy.grammar(), model, retained);
-            long blocks = Math.ceilDiv(model.size(), policy.blockWidth());
-            assertEquals(new VerifyReport(model.size(), blocks, firstNonCanonical < 0, firstNonCanonical), r.verify(), "verify");
-        }
-        Files.delete(file);
+        checkHandBuilt(dir.resolve("conservative.kv"), Profile.of(policy).build(policy, model, retained), policy, model, retained, firstNonCanonical);
     }
 
     /** KV03 files whose {@code respell} records spell their sort code again (host retention 0). */
@@ -528,8 +529,15 @@ class NativePropertyTest {
         for (int o = 0; o < retained.length; o++) {
             retained[o] = respell[o] ? 0 : retained[o];
         }
-        Path file = dir.resolve("respelled.kv");
-        Files.write(file, BitSegmentBytes.build(policy, model, retained, respell));
+        checkHandBuilt(dir.resolve("respelled.kv"), BitSegmentBytes.build(policy, model, retained, respell), policy, model, retained, firstNonCanonical);
+    }
+
+    /**
+     * A hand-built valid file: it walks to the model, {@code recordAt} reports the retention it was
+     * built with, and {@code verify} names its first non-canonical record (-1: none).
+     */
+    private static void checkHandBuilt(Path file, byte[] bytes, Policy policy, List<Rec> model, long[] retained, long firstNonCanonical) throws IOException {
+        Files.write(file, bytes);
         try (NativeReader r = SegmentFixtures.open(file, policy)) {
             assertEquals(model, SegmentFixtures.walk(r), "walk");
             checkRecordAt(r, policy.grammar(), model, retained);

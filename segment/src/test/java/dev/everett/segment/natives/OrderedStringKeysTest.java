@@ -109,7 +109,7 @@ class OrderedStringKeysTest {
         // Record 0: ABS 0 (`1`), EG0(25) (9 bits), EG0(2) (3 bits), then the literal's first bit at stream bit 13.
         assertEquals(0, BitStrings.bit(b, 8L * stream + 13));
         b[stream + 1] |= (byte) (0x80 >>> 5);
-        Files.write(file, Kv02FuzzTest.repairChecksums(b));
+        Files.write(file, NativeFuzzTest.repairChecksums(b));
         try (NativeReader r = SegmentFixtures.open(file, KV02_BITS)) {
             var e = assertThrows(CorruptSegmentException.class, r::verify);
             assertTrue(e.getMessage().contains("sort code 1"), e.getMessage());

@@ -7,6 +7,7 @@ import dev.everett.api.Policy;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
+import dev.everett.segment.testing.WorkedDumps;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -19,27 +20,7 @@ public class WorkedExampleTest {
     public static final List<Rec> RECORDS = List.of(
             Rec.of("apple", "red"), Rec.of("apricot", null), Rec.of("banana", ""), Rec.of("band", "x"));
 
-    static final String FILE = """
-            45 56 52 54 2e 4b 56 00 01 00 60 00 00 00 00 00
-            00 01 00 00 0f 00 00 00 0f 00 00 00 00 00 00 00
-            00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            c8 00 00 00 00 00 00 00 04 00 00 00 00 00 00 00
-            5c c2 e0 5c 30 d1 1b 4b 60 00 00 00 00 00 00 00
-            28 01 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            4b 56 30 32 02 00 05 00 25 00 00 00 00 00 00 00
-            04 00 00 00 00 00 00 00 25 00 00 00 00 00 00 00
-            04 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            80 00 00 00 00 00 00 00 25 00 00 00 00 00 00 00
-            a8 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
-            b0 00 00 00 00 00 00 00 08 00 00 00 00 00 00 00
-            b8 00 00 00 00 00 00 00 10 00 00 00 00 00 00 00
-            c8 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            00 05 04 61 70 70 6c 65 01 72 65 64 03 05 01 72
-            69 63 6f 74 00 07 06 01 62 61 6e 61 6e 61 01 03
-            01 02 64 01 78 00 00 00 50 00 00 00 00 00 00 00
-            09 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
-            ff ff ff ff ff ff ff ff
-            """;
+    static final String FILE = WorkedDumps.text("kv02-bytes.hex");
 
     static byte[] hex(String text) {
         return HexFormat.of().parseHex(text.replaceAll("\\s+", ""));

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -Deverett.fuzz.writeCorpus=true} {@link #writeCorpus} rewrites the committed seeds, for
  * example (replace the class name):
  * <pre>
- * ./.ci/with-jdk25 ./mvnw -pl segment -am test -Dtest=Kv02FuzzCorpusTest \
+ * ./.ci/with-jdk25 ./mvnw -pl segment -am test -Dtest=NativeFuzzCorpusTest \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Deverett.fuzz.writeCorpus=true
  * </pre>
  */

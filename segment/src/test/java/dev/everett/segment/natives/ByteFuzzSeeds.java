@@ -13,7 +13,6 @@ import dev.everett.api.ValueWidth;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.LittleEndian;
-import dev.everett.segment.testing.FuzzCorpusHarness;
 import dev.everett.segment.testing.Rec;
 import dev.everett.segment.testing.SegmentFixtures;
 import java.io.ByteArrayOutputStream;
@@ -28,39 +27,21 @@ import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The seed corpus of {@link Kv02FuzzTest}: valid files written by {@link NativeWriter} under a
- * handful of policies, one valid but non-canonical file, and targeted mutations of valid files
- * (most with both checksums recomputed so they reach the decoder behind them).
- *
- * <p>The files are committed under
- * {@code src/test/resources/dev/everett/segment/natives/Kv02FuzzTestInputs/<method>/} as
- * {@code valid-*.kv} and {@code mut-*.kv}; crash inputs found by fuzzing sit beside them as
- * {@code crash-*} and are never touched here. Regenerate with
- * <pre>
- * ./.ci/with-jdk25 ./mvnw -pl segment -am test -Dtest=Kv02FuzzCorpusTest \
- *     -Dsurefire.failIfNoSpecifiedTests=false -Deverett.fuzz.writeCorpus=true
- * </pre>
- * Generation is deterministic; {@link #committedCorpusIsUpToDate} checks that in every build.
+ * The byte-unit seeds of {@link NativeFuzzCorpusTest}: valid files written by
+ * {@link NativeWriter} under a handful of policies, one valid but non-canonical file, and
+ * targeted mutations of valid files (most with both checksums recomputed so they reach the
+ * decoder behind them).
  */
-class Kv02FuzzCorpusTest extends FuzzCorpusHarness {
-    static final String RESOURCE_DIR = "src/test/resources/dev/everett/segment/natives/Kv02FuzzTestInputs";
-    static final String RAW = "rawBytes";
-    static final String REPAIRED = "crcRepaired";
-
-    @Override
-    protected String resourceDir() {
-        return RESOURCE_DIR;
+final class ByteFuzzSeeds {
+    private ByteFuzzSeeds() {
     }
 
     // ---------------------------------------------------------------------------------------
 
     /** Target method name → file name → bytes. */
-    @Override
-    protected Map<String, Map<String, byte[]>> corpus(Path scratch) throws IOException {
+    static Map<String, Map<String, byte[]>> corpus(Path scratch) throws IOException {
         Map<String, byte[]> valid = validFiles(scratch);
         Map<String, byte[]> mutants = mutants(valid);
 
@@ -78,8 +59,8 @@ class Kv02FuzzCorpusTest extends FuzzCorpusHarness {
         mutants.forEach((name, bytes) -> repaired.put("mut-" + name + ".kv", bytes));
 
         Map<String, Map<String, byte[]>> out = new LinkedHashMap<>();
-        out.put(RAW, raw);
-        out.put(REPAIRED, repaired);
+        out.put("rawBytes", raw);
+        out.put("crcRepaired", repaired);
         return out;
     }
 
@@ -334,7 +315,7 @@ class Kv02FuzzCorpusTest extends FuzzCorpusHarness {
     }
 
     private static byte[] repair(byte[] b) {
-        return Kv02FuzzTest.repairChecksums(b);
+        return NativeFuzzTest.repairChecksums(b);
     }
 
     /** Sets the envelope size fields for a body of {@code bodyBytes}. */
@@ -439,33 +420,5 @@ class Kv02FuzzCorpusTest extends FuzzCorpusHarness {
             System.arraycopy(b, 0, c, a.length, b.length);
             return c;
         }
-    }
-
-    /** The generator's valid files do verify, and the non-canonical one is reported as such. */
-    @Test
-    void validSeedsVerify(@TempDir Path scratch) throws IOException {
-        Map<String, byte[]> valid = validFiles(scratch);
-        assertTrue(valid.size() > 15);
-        for (Map.Entry<String, byte[]> e : valid.entrySet()) {
-            Path f = scratch.resolve("check.kv");
-            Files.write(f, e.getValue());
-            Kv02FuzzTest.Derived d = Kv02FuzzTest.Derived.from(e.getValue());
-            assertTrue(d.exact(), e.getKey());
-            ValueGrammar grammar = e.getKey().contains("optional") ? ValueGrammar.OPTIONAL : ValueGrammar.RAW;
-            try (NativeReader r = SegmentFixtures.open(f, d.policy().withGrammar(grammar))) {
-                var report = r.verify();
-                assertEquals(!e.getKey().startsWith("conservative"), report.canonical(), e.getKey());
-            }
-        }
-        try (NativeReader r = SegmentFixtures.open(writeTo(scratch, valid.get("sparse-w1-raw")), Policy.defaultBytes()
-                .withBlockWidth(1).withGrammar(ValueGrammar.RAW))) {
-            assertTrue(r.typed().directory().lengths()[Kv02Directory.SPARSE] > 0, "the sparse seed has a sparse group");
-        }
-    }
-
-    private static Path writeTo(Path dir, byte[] bytes) throws IOException {
-        Path f = dir.resolve("one.kv");
-        Files.write(f, bytes);
-        return f;
     }
 }

@@ -1,12 +1,8 @@
 package dev.everett.segment.natives;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.testing.BitSegmentBytes;
-import dev.everett.segment.testing.FuzzCorpusHarness;
 import dev.everett.segment.testing.GoldenFiles;
 import dev.everett.segment.testing.Profile;
 import dev.everett.segment.testing.Rec;
@@ -17,56 +13,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.junit.jupiter.api.Test;
 
 /**
- * The seed corpus of {@link BitFuzzTest}: the small bit-unit golden files (KV02 bit and KV03,
- * under EG-k and Golomb backspaces, W = 1, 2, 7, 15, fixed, promised and inferred widths), two
- * valid non-canonical files from {@link BitSegmentBytes} (a conservative retention, a KV03 sort
- * code spelled again), and targeted mutations of valid files with both checksums recomputed:
- * directory fields, the KV03 dictionary, offsets and seed count, the magic, the payload's first
- * bits and its zero padding.
- *
- * <p>Committed under {@code src/test/resources/dev/everett/segment/natives/BitFuzzTestInputs/<method>/}
- * as {@code valid-*.kv} and {@code mut-*.kv} (crash inputs found by fuzzing sit beside them as
- * {@code crash-*}). Regenerate with
- * <pre>
- * ./.ci/with-jdk25 ./mvnw -pl segment -am test -Dtest=BitFuzzCorpusTest \
- *     -Dsurefire.failIfNoSpecifiedTests=false -Deverett.fuzz.writeCorpus=true
- * </pre>
- * Generation is deterministic; {@link #committedCorpusIsUpToDate} checks that in every build.
+ * The bit-unit seeds of {@link NativeFuzzCorpusTest}: the small bit-unit golden files (KV02 bit
+ * and KV03, under EG-k and Golomb backspaces, W = 1, 2, 7, 15, fixed, promised and inferred
+ * widths), two valid non-canonical files from {@link BitSegmentBytes} (a conservative retention,
+ * a KV03 sort code spelled again), and targeted mutations of valid files with both checksums
+ * recomputed: directory fields, the KV03 dictionary, offsets and seed count, the magic, the
+ * payload's first bits and its zero padding.
  */
-class BitFuzzCorpusTest extends FuzzCorpusHarness {
-    static final String RESOURCE_DIR = "src/test/resources/dev/everett/segment/natives/BitFuzzTestInputs";
+final class BitFuzzSeeds {
     private static final int LARGEST_SEED = 4096;
 
-    @Override
-    protected String resourceDir() {
-        return RESOURCE_DIR;
+    private BitFuzzSeeds() {
     }
-
-    @Override
-    protected Map<String, Map<String, byte[]>> corpus(Path scratch) throws IOException {
-        return corpus();
-    }
-
-    /** The valid seeds verify under the policy the fuzz harness derives from them. */
-    @Test
-    void validSeedsVerifyUnderTheDerivedPolicy(@org.junit.jupiter.api.io.TempDir Path tmp) throws IOException {
-        for (Map.Entry<String, byte[]> e : valid().entrySet()) {
-            Path f = tmp.resolve(e.getKey() + ".kv");
-            Files.write(f, e.getValue());
-            BitFuzzTest.Derived d = BitFuzzTest.Derived.from(e.getValue());
-            assertTrue(d.exact(), e.getKey());
-            Policy p = d.policy().withGrammar(e.getKey().contains("raw") || e.getKey().contains("fixed") || e.getKey().contains("promised")
-                    ? dev.everett.api.ValueGrammar.RAW : dev.everett.api.ValueGrammar.OPTIONAL);
-            try (NativeReader r = NativeReader.open(f, p, OpenMode.TYPED)) {
-                r.verify();
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------
 
     static Map<String, Map<String, byte[]>> corpus() throws IOException {
         Map<String, byte[]> valid = valid();
@@ -144,6 +104,6 @@ class BitFuzzCorpusTest extends FuzzCorpusHarness {
     private static void mutate(Map<String, byte[]> out, String name, byte[] valid, Consumer<byte[]> change) {
         byte[] b = valid.clone();
         change.accept(b);
-        out.put(name, Kv02FuzzTest.repairChecksums(b));
+        out.put(name, NativeFuzzTest.repairChecksums(b));
     }
 }
