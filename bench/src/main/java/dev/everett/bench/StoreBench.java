@@ -5,16 +5,18 @@ import dev.everett.store.DBOptions;
 import dev.everett.store.EverettDB;
 import dev.everett.store.EverettIterator;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -418,15 +420,19 @@ public final class StoreBench {
     }
 
     static long directoryBytes(Path dir) throws IOException {
+        // Whole-run trees hard-link each native into their chain directory: count every file
+        // (inode) once, as du does, or those natives would count twice.
+        Set<Object> seen = new HashSet<>();
+        long sum = 0;
         try (Stream<Path> s = Files.walk(dir)) {
-            return s.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+            for (Path p : (Iterable<Path>) s::iterator) {
+                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                if (a.isRegularFile() && (a.fileKey() == null || seen.add(a.fileKey()))) {
+                    sum += a.size();
                 }
-            }).sum();
+            }
         }
+        return sum;
     }
 
     private String json() {

@@ -1,9 +1,11 @@
 package dev.everett.cli;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /** Bytes on disk of directory trees. */
@@ -11,20 +13,24 @@ final class Sizes {
     private Sizes() {
     }
 
-    /** Bytes of every regular file under {@code root} (0 if it does not exist). */
+    /** Bytes of every regular file under {@code root}, each inode once (0 if it does not exist). */
     static long treeBytes(Path root) throws IOException {
         if (!Files.exists(root)) {
             return 0;
         }
+        // Whole-run trees hard-link each native into their chain directory: count every file
+        // (inode) once, as du does, or those natives would count twice.
+        Set<Object> seen = new HashSet<>();
+        long sum = 0;
         try (Stream<Path> s = Files.walk(root)) {
-            return s.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
+            for (Path p : (Iterable<Path>) s::iterator) {
+                BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                if (a.isRegularFile() && (a.fileKey() == null || seen.add(a.fileKey()))) {
+                    sum += a.size();
                 }
-            }).sum();
+            }
         }
+        return sum;
     }
 
     /**
