@@ -3,6 +3,7 @@ package dev.everett.compaction;
 import dev.everett.api.KeyRange;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
+import dev.everett.api.RunCursors;
 import dev.everett.api.SeekCursor;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -66,6 +67,11 @@ final class VersionCore {
         }
     }
 
+    /** The whole-run chain, or null (a partitioned or empty version). */
+    WholeRunChain chain() {
+        return chain;
+    }
+
     /** Closes every segment and the chain (when the last reference goes). */
     void close() {
         closeAll(handles, chain);
@@ -123,13 +129,22 @@ final class VersionCore {
         return level.get(lo);
     }
 
-    /** Child cursors newest first: each level-0 segment (or run), then each partitioned level below as one. */
-    SeekCursor[] children(KeyRange range) {
+    /**
+     * Child cursors newest first: each level-0 segment, then each partitioned level below as one;
+     * or, for a whole-run version, every run of its chain, positioned together by one descent.
+     */
+    RunCursors children(KeyRange range) {
+        if (levels.layout() == Layout.WHOLE_RUN) {
+            if (chain == null) {
+                return new SeparateCursors(new SeekCursor[0]);
+            }
+            return chain.chain().runCursors(chain.state().catalogs().size(), range);
+        }
         List<SeekCursor> out = new ArrayList<>();
         try {
             for (int n = 0; n < handles.size(); n++) {
                 List<SegmentHandle> level = handles.get(n);
-                if (n == 0 || levels.layout() == Layout.WHOLE_RUN) {
+                if (n == 0) {
                     for (SegmentHandle h : level) {
                         out.add(h.segment().cursor(range));
                     }
@@ -141,7 +156,7 @@ final class VersionCore {
             out.forEach(SeekCursor::close);
             throw e;
         }
-        return out.toArray(SeekCursor[]::new);
+        return new SeparateCursors(out.toArray(SeekCursor[]::new));
     }
 
     long levelBytes(int n) {
