@@ -19,8 +19,11 @@ import java.util.concurrent.CancellationException;
  * A compaction of segments of one {@link SegmentFiles}: the inputs' natives merged by the merge
  * engine (on their encoded records, k-way) into outputs that roll over at key boundaries, each
  * output in its own segment directory, indexed when the merge finishes. Before merging, each step
- * verifies one input in full (checksums and framing), so a file damaged on disk fails the job
- * instead of leaking into its outputs.
+ * checks one input's body CRC ({@link SegmentReader#verifyChecksum()}, even if an earlier read
+ * checked it), so a file damaged on disk fails the job, naming the file, instead of leaking into
+ * its outputs; the merge starts once every input has passed. A body that holds its CRC is what
+ * its writer published, so the full framing walk of {@link SegmentReader#verify()} would add
+ * nothing but a second pass over every input (the merge decodes every record anyway).
  */
 class SegmentCompaction implements CompactionJob {
     /** Configures a compaction; see {@link CompactionBuilder}. */
@@ -79,7 +82,12 @@ class SegmentCompaction implements CompactionJob {
     private final List<SegmentHandle> inputs = new ArrayList<>();
     private final long totalRecords;
     private final byte[] hostBlob;
-    private final MergeJob merge;
+    private final List<SegmentReader> readers = new ArrayList<>();
+    private final ValueMerger values;
+    private final TombstonePolicy tombstones;
+    private final long targetFileBytes;
+    /** Started once every input's checksum has been checked. */
+    private MergeJob merge;
     /** Output segments (identity and the store it is written in), in key order. */
     private final List<ObjectId> outputIds = new ArrayList<>();
     private final List<ObjectStore> outputStores = new ArrayList<>();
@@ -91,9 +99,11 @@ class SegmentCompaction implements CompactionJob {
                       long targetFileBytes, byte[] hostBlob) throws IOException {
         this.segments = segments;
         this.hostBlob = hostBlob;
+        this.values = values;
+        this.tombstones = tombstones;
+        this.targetFileBytes = targetFileBytes;
         boolean ok = false;
         try {
-            List<SegmentReader> readers = new ArrayList<>();
             long total = 0;
             for (SegmentMeta m : inputMetas) {
                 SegmentHandle h = segments.open(m);
@@ -102,11 +112,6 @@ class SegmentCompaction implements CompactionJob {
                 total += m.records();
             }
             this.totalRecords = total;
-            this.merge = MergeEngine.load().merge(readers)
-                    .values(values)
-                    .tombstones(tombstones)
-                    .splitInto(targetFileBytes, this::nextOutput)
-                    .start();
             ok = true;
         } finally {
             if (!ok) {
@@ -137,11 +142,16 @@ class SegmentCompaction implements CompactionJob {
         }
         try {
             if (state == State.VERIFYING) {
-                if (verified < inputs.size()) {
-                    inputs.get(verified).segment().natives().verify();
+                if (verified < readers.size()) {
+                    readers.get(verified).verifyChecksum();
                     verified++;
                 }
-                if (verified == inputs.size()) {
+                if (verified == readers.size()) {
+                    merge = MergeEngine.load().merge(readers)
+                            .values(values)
+                            .tombstones(tombstones)
+                            .splitInto(targetFileBytes, this::nextOutput)
+                            .start();
                     state = State.MERGING;
                 }
                 return progress();
@@ -170,6 +180,9 @@ class SegmentCompaction implements CompactionJob {
 
     @Override
     public CompactionProgress progress() {
+        if (merge == null) {
+            return new CompactionProgress(0, 0, totalRecords, 0);
+        }
         MergeProgress p = merge.progress();
         return new CompactionProgress(p.keys(), p.inputRecords(), totalRecords, outputIds.size());
     }
@@ -234,7 +247,9 @@ class SegmentCompaction implements CompactionJob {
         boolean finished = state == State.FINISHED;
         state = State.CLOSED;
         try {
-            merge.close();
+            if (merge != null) {
+                merge.close();
+            }
         } finally {
             closeOutputStores();
             if (!finished) {
