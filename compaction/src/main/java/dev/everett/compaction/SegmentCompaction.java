@@ -1,5 +1,6 @@
 package dev.everett.compaction;
 
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.MergeEngine;
 import dev.everett.api.MergeJob;
 import dev.everett.api.MergeOutput;
@@ -34,6 +35,7 @@ class SegmentCompaction implements CompactionJob {
         private TombstonePolicy tombstones = TombstonePolicy.KEEP;
         private long targetFileBytes = Long.MAX_VALUE;
         private byte[] hostBlob = new byte[0];
+        private FilterPolicy filters;
 
         Builder(SegmentFiles segments, List<SegmentMeta> inputs) {
             if (inputs.isEmpty()) {
@@ -41,6 +43,7 @@ class SegmentCompaction implements CompactionJob {
             }
             this.segments = segments;
             this.inputs = inputs;
+            this.filters = segments.options().filters();
         }
 
         @Override
@@ -65,6 +68,12 @@ class SegmentCompaction implements CompactionJob {
         }
 
         @Override
+        public CompactionBuilder filters(FilterPolicy f) {
+            this.filters = Objects.requireNonNull(f, "filters");
+            return this;
+        }
+
+        @Override
         public CompactionBuilder hostBlob(byte[] blob) {
             this.hostBlob = blob == null ? new byte[0] : blob.clone();
             return this;
@@ -72,7 +81,7 @@ class SegmentCompaction implements CompactionJob {
 
         @Override
         public CompactionJob start() throws IOException {
-            return new SegmentCompaction(segments, inputs, values, tombstones, targetFileBytes, hostBlob);
+            return new SegmentCompaction(segments, inputs, values, tombstones, targetFileBytes, filters, hostBlob);
         }
     }
 
@@ -86,6 +95,8 @@ class SegmentCompaction implements CompactionJob {
     private final ValueMerger values;
     private final TombstonePolicy tombstones;
     private final long targetFileBytes;
+    /** How the outputs' object stores are opened: with the key filters asked for the outputs. */
+    private final dev.everett.api.ObjectStoreOptions outputOptions;
     /** Started once every input's checksum has been checked. */
     private MergeJob merge;
     /** Output segments (identity and the store it is written in), in key order. */
@@ -96,12 +107,13 @@ class SegmentCompaction implements CompactionJob {
     private int verified;
 
     SegmentCompaction(SegmentFiles segments, List<SegmentMeta> inputMetas, ValueMerger values, TombstonePolicy tombstones,
-                      long targetFileBytes, byte[] hostBlob) throws IOException {
+                      long targetFileBytes, FilterPolicy filters, byte[] hostBlob) throws IOException {
         this.segments = segments;
         this.hostBlob = hostBlob;
         this.values = values;
         this.tombstones = tombstones;
         this.targetFileBytes = targetFileBytes;
+        this.outputOptions = segments.options().withFilters(filters);
         boolean ok = false;
         try {
             long total = 0;
@@ -126,7 +138,7 @@ class SegmentCompaction implements CompactionJob {
         ObjectId id = ObjectId.random();
         outputIds.add(id);
         segments.files().createDirectories(segments.segmentDirectory(id));
-        ObjectStore store = segments.engine().openObjectStore(segments.segmentDirectory(id), segments.policy(), segments.options());
+        ObjectStore store = segments.engine().openObjectStore(segments.segmentDirectory(id), segments.policy(), outputOptions);
         outputStores.add(store);
         return store.nativePath(id);
     }

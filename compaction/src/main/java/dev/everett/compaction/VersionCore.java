@@ -31,17 +31,21 @@ final class VersionCore {
         this.chain = chain;
     }
 
-    /** Opens every segment of {@code levels} (sharing those already open) and its chain. */
-    static VersionCore open(Levels levels, SegmentFiles segments, java.nio.file.Path chains) throws IOException {
+    /**
+     * Opens every segment of {@code levels} (sharing those already open), each read with the key
+     * filters of its level, and its chain.
+     */
+    static VersionCore open(Levels levels, SegmentFiles segments, java.nio.file.Path chains,
+                            java.util.function.IntFunction<dev.everett.api.FilterPolicy> filtersAt) throws IOException {
         List<List<SegmentHandle>> handles = new ArrayList<>();
         WholeRunChain chain = null;
         boolean ok = false;
         try {
-            for (List<SegmentMeta> level : levels.levels()) {
+            for (int n = 0; n < levels.levels().size(); n++) {
                 List<SegmentHandle> hs = new ArrayList<>();
                 handles.add(hs);
-                for (SegmentMeta m : level) {
-                    hs.add(segments.open(m));
+                for (SegmentMeta m : levels.level(n)) {
+                    hs.add(segments.open(m, filtersAt.apply(n)));
                 }
             }
             if (levels.chain() != null) {

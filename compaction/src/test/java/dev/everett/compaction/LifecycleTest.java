@@ -9,7 +9,6 @@ import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.ObjectId;
 import dev.everett.api.ValueMerger;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -218,13 +217,7 @@ class LifecycleTest {
                 SegmentMeta victim = v.level(v.levelCount() - 1).getFirst();
                 Path kv = victim.id().path(((EverettTree) tree).segments().segmentDirectory(victim.id()), ".kv");
                 damaged[0] = kv;
-                try (RandomAccessFile f = new RandomAccessFile(kv.toFile(), "rw")) {
-                    long at = 96 + (f.length() - 96) / 2;
-                    f.seek(at);
-                    int x = f.read();
-                    f.seek(at);
-                    f.write(x ^ 0x5A);
-                }
+                Fixtures.damageBody(kv);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
