@@ -93,9 +93,19 @@ public class VersionReadVsRocksBench {
     static final class History {
         static final int BATCHES = 14;
         final int keys;
+        final int batches;
 
         History(int keys) {
+            this(keys, BATCHES);
+        }
+
+        /** {@code batches} batches: 0–3 as above, the rest each a pseudo-random eighth of the keys. */
+        History(int keys, int batches) {
+            if (batches < 4) {
+                throw new IllegalArgumentException("a history has at least the four batches that write every key, got " + batches);
+            }
             this.keys = keys;
+            this.batches = batches;
         }
 
         private static long hash(long i, int b) {
@@ -114,7 +124,7 @@ public class VersionReadVsRocksBench {
 
         /** The newest batch writing {@code i}. */
         int newest(long i) {
-            for (int b = BATCHES - 1; b >= 4; b--) {
+            for (int b = batches - 1; b >= 4; b--) {
                 if (holds(b, i)) {
                     return b;
                 }
@@ -137,7 +147,7 @@ public class VersionReadVsRocksBench {
         LsmTree write(Path dir, TreeOptions options) throws IOException {
             LsmTree tree = LsmTree.open(dir, options);
             try {
-                for (int b = 0; b < BATCHES; b++) {
+                for (int b = 0; b < batches; b++) {
                     tree.flush(batch(b), null);
                     for (Optional<CompactionPlan> plan = tree.pickCompaction(); plan.isPresent(); plan = tree.pickCompaction()) {
                         try (CompactionJob job = tree.compact(plan.get())) {
@@ -253,7 +263,7 @@ public class VersionReadVsRocksBench {
                     .setTableFormatConfig(new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(filter));
             db = RocksDB.open(options, work.resolve("rocks").toString());
             try (WriteOptions w = new WriteOptions().setDisableWAL(true); FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
-                for (int b = 0; b < History.BATCHES; b++) {
+                for (int b = 0; b < history.batches; b++) {
                     SortedEntries e = history.batch(b);
                     while (e.next()) {
                         byte[] k = e.key().toArray(ValueLayout.JAVA_BYTE);

@@ -43,8 +43,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@link Chain#runCursors}) against one search per run (each run's own segment index, as the
  * merged cursor did before), on the runs a realistic history leaves.
  *
- * <p>The history is {@link VersionReadVsRocksBench}'s ({@code keys} keys in fourteen flushed
- * batches with overwrites and deletes) written to an {@code LsmTree} with
+ * <p>The history is {@link VersionReadVsRocksBench}'s ({@code keys} keys written by four batches,
+ * then {@code batches − 4} more, each overwriting or deleting a pseudo-random eighth) written to an {@code LsmTree} with
  * {@code TreeOptions.wholeRun()} and {@code GeometricPicker(ratio)}, every picked compaction run
  * to completion. The runs it leaves (printed at set-up) are then indexed twice in one object
  * store, untimed: as one chain, newest on top, with its routing head, and each on its own with
@@ -73,9 +73,13 @@ public class WholeRunSeekBench {
         @Param({"1000000"})
         public int keys;
 
-        /** The geometric picker's ratio: lower leaves more runs. */
+        /** The geometric picker's ratio (2: runs grow as a binary counter's digits, 1, 2, 4, 8, … batches). */
         @Param({"2"})
         public double ratio;
+
+        /** Flushed batches: four that write every key, then eighths; 4 + 15 leaves about five runs at ratio 2. */
+        @Param({"19"})
+        public int batches;
 
         @Param({"auto"})
         public String dir;
@@ -92,7 +96,7 @@ public class WholeRunSeekBench {
         @Setup(Level.Trial)
         public void setUp() throws IOException {
             work = Kv02Data.workDir(dir, "everett-bench-whole-run-seek-");
-            VersionReadVsRocksBench.History history = new VersionReadVsRocksBench.History(keys);
+            VersionReadVsRocksBench.History history = new VersionReadVsRocksBench.History(keys, batches);
             Path treeDir = work.resolve("tree");
             TreeOptions options = TreeOptions.wholeRun().withPicker(new GeometricPicker(ratio));
             tree = history.write(treeDir, options);
