@@ -73,13 +73,21 @@ public class WholeRunSeekBench {
         @Param({"1000000"})
         public int keys;
 
-        /** The geometric picker's ratio (2: runs grow as a binary counter's digits, 1, 2, 4, 8, … batches). */
-        @Param({"2"})
+        /** The geometric picker's ratio: 1, the least it takes, keeps the most runs (each at least all above it). */
+        @Param({"1"})
         public double ratio;
 
-        /** Flushed batches: four that write every key, then eighths; 4 + 15 leaves about five runs at ratio 2. */
+        /** Flushed batches: four that write every key, then eighths (4 + 15 leaves three runs at ratio 1). */
         @Param({"19"})
         public int batches;
+
+        /**
+         * The routing cache of the chain and of each run's own segment ({@code ObjectStoreOptions}):
+         * the default decodes the top catalogs' samples, so each run's own search starts with one
+         * binary search in memory; 0 makes every search walk the cascade from the head.
+         */
+        @Param({"2097152", "0"})
+        public long routingCacheBytes;
 
         @Param({"auto"})
         public String dir;
@@ -104,7 +112,7 @@ public class WholeRunSeekBench {
             merged = version.cursor(KeyRange.all());
             // The runs' natives, copied into one store (untimed): a chain over all of them, and a
             // segment index over each.
-            store = SegmentEngine.load().openObjectStore(work.resolve("store"), options.policy(), ObjectStoreOptions.defaults());
+            store = SegmentEngine.load().openObjectStore(work.resolve("store"), options.policy(), ObjectStoreOptions.defaults().withRoutingCacheBytes(routingCacheBytes));
             List<ObjectId> newestFirst = new ArrayList<>();
             StringBuilder shape = new StringBuilder();
             for (int n = 0; n < version.levelCount(); n++) {
