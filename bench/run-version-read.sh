@@ -10,7 +10,7 @@
 # Environment: TAG (appended to the raw file names; a tagged run writes under bench/target/runs/),
 # SKIP_BUILD=1 (reuse the jar), JAVA_OPTS (options for the JMH host JVM).
 # Outputs: docs/benchmarks/raw/version-read-<date>[-TAG].json and .log.
-# About 6 minutes on 2 quiet cores (nine trials: each builds its system's history, ~20 s, then
+# About 15 minutes on 2 quiet cores (fifteen trials: each builds its history, 20-40 s, then
 # measures 5 + 5 one-second iterations).
 set -euo pipefail
 
