@@ -29,4 +29,14 @@ public interface Chain {
      * @throws CorruptSegmentException at the first rule broken
      */
     void verify() throws IOException;
+
+    /**
+     * Cursors over the natives of the bottom {@code runs} catalogs of the chain's main route
+     * (say, the runs of a whole-run tree below the routing catalogs {@code prepareHead} adds),
+     * newest first, positioned together by one cascade descent per seek ({@link RunCursors}).
+     *
+     * @throws IllegalArgumentException if {@code runs} is less than 1 or more than the catalogs
+     *                                  of the main route
+     */
+    RunCursors runCursors(int runs, KeyRange range);
 }

@@ -42,6 +42,17 @@ public interface SegmentReader extends AutoCloseable {
      */
     VerifyReport verify();
 
+    /**
+     * Checks the body's CRC32C now, in one pass over the file, even if an earlier read already
+     * checked it (the file may have changed on disk since); reads that follow do not check it
+     * again. What a compaction checks of its inputs: a body that holds its CRC is the bytes its
+     * writer published, so the merge's own decoding is all the framing check it needs, at a
+     * fraction of {@link #verify()}'s cost.
+     *
+     * @throws CorruptSegmentException naming the file if the body fails its checksum
+     */
+    void verifyChecksum();
+
     @Override
     void close();
 }

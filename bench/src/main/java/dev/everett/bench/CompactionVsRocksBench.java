@@ -91,23 +91,36 @@ public class CompactionVsRocksBench {
 
     /** Run {@code r} as a sorted source. */
     static SortedEntries run(int r) {
+        return sorted(KEYS, i -> SHAPE.holds(r, i), i -> false, r);
+    }
+
+    /**
+     * The ordinals below {@code keys} that {@code holds} accepts, in order, as a sorted source:
+     * a tombstone where {@code deletes} says so, else the 100-byte value {@link #fill} gives with
+     * {@code run}'s mark.
+     */
+    static SortedEntries sorted(long keys, java.util.function.LongPredicate holds, java.util.function.LongPredicate deletes, int run) {
         byte[] k = Kv02Data.newKey();
         byte[] v = new byte[VALUE_BYTES];
         MemorySegment key = MemorySegment.ofArray(k);
         MemorySegment val = MemorySegment.ofArray(v);
         return new SortedEntries() {
             long i = -1;
+            boolean delete;
 
             @Override
             public boolean next() {
                 do {
                     i++;
-                } while (i < KEYS && !SHAPE.holds(r, i));
-                if (i >= KEYS) {
+                } while (i < keys && !holds.test(i));
+                if (i >= keys) {
                     return false;
                 }
                 Kv02Data.key(k, i);
-                fill(v, i, r);
+                delete = deletes.test(i);
+                if (!delete) {
+                    fill(v, i, run);
+                }
                 return true;
             }
 
@@ -118,7 +131,7 @@ public class CompactionVsRocksBench {
 
             @Override
             public boolean tombstone() {
-                return false;
+                return delete;
             }
 
             @Override

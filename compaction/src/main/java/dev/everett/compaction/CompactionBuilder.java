@@ -1,5 +1,6 @@
 package dev.everett.compaction;
 
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueMerger;
 import java.io.IOException;
@@ -19,6 +20,12 @@ public interface CompactionBuilder {
 
     /** Roll over to a new output segment at the next key boundary once one holds about this many bytes (default: no split). */
     CompactionBuilder targetFileBytes(long bytes);
+
+    /**
+     * The key filters written beside every output (default: the {@link SegmentFiles}' own);
+     * {@link FilterPolicy#none()} writes none.
+     */
+    CompactionBuilder filters(FilterPolicy filters);
 
     /** Opaque bytes stored in every output's metadata (default none). */
     CompactionBuilder hostBlob(byte[] blob);

@@ -79,7 +79,7 @@ final class EverettTree implements LsmTree {
                 chain = WholeRunChain.build(segments, tree.chains, null, List.of(), runs(levels));
                 levels = new Levels(levels.layout(), levels.levels(), levels.hostState(), levels.number(), chain);
             }
-            VersionCore core = VersionCore.open(levels, segments, tree.chains);
+            VersionCore core = VersionCore.open(levels, segments, tree.chains, options::filtersAt);
             tree.install(core);
             tree.manifest = Manifest.create(files, dir, replayed.manifestNumber(), replayed.file(), levels.snapshot(levels.number()));
             tree.deleteUnnamed();
@@ -206,7 +206,7 @@ final class EverettTree implements LsmTree {
             throw new IOException("the manifest could not be rewritten after an earlier failure; reopen the tree", broken);
         }
         Levels next = current.levels.apply(edit);
-        VersionCore core = VersionCore.open(next, segments, chains);
+        VersionCore core = VersionCore.open(next, segments, chains, options::filtersAt);
         try {
             manifest.append(edit);
         } catch (IOException | RuntimeException e) {
@@ -230,7 +230,7 @@ final class EverettTree implements LsmTree {
     public List<SegmentMeta> flush(SortedEntries entries, byte[] hostState) throws IOException {
         requireOpen();
         long target = options.layout() == Layout.PARTITIONED ? options.targetFileBytes() : Long.MAX_VALUE;
-        List<SegmentMeta> metas = segments.flush(entries, target, null);
+        List<SegmentMeta> metas = segments.flush(entries, target, null, options.filtersAt(0));
         WholeRunChain.State chain = null;
         boolean ok = false;
         try {
@@ -422,7 +422,8 @@ final class EverettTree implements LsmTree {
         private boolean released;
 
         TreeCompaction(CompactionPlan plan, TreeVersion held, ValueMerger values, long target) throws IOException {
-            super(segments, plan.inputs(), values, plan.dropTombstones() ? TombstonePolicy.DROP : TombstonePolicy.KEEP, target, new byte[0]);
+            super(segments, plan.inputs(), values, plan.dropTombstones() ? TombstonePolicy.DROP : TombstonePolicy.KEEP, target,
+                    options.filtersAt(plan.outputLevel()), new byte[0]);
             this.plan = plan;
             this.held = held;
         }

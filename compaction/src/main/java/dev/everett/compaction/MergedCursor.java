@@ -1,17 +1,21 @@
 package dev.everett.compaction;
 
+import dev.everett.api.RunCursors;
 import dev.everett.api.SeekCursor;
 import java.lang.foreign.MemorySegment;
 
 /**
  * Merges child cursors ordered newest first (a level-0 segment, a partitioned level, or a run):
  * each key once, from the newest child holding it, and a key whose newest record is a tombstone
- * skipped with everything older. Moving in one direction advances only the children on the
- * current key; turning around re-seeks every child to just past the current key (one key copy per
- * turn). Children are few (level-0 segments plus levels), so the smallest or largest key is found
- * by a scan over them.
+ * skipped with everything older. Seeks position every child through {@link RunCursors}: one search
+ * per child ({@link SeparateCursors}), or, over a whole-run chain, one cascade descent for all. Moving in one direction
+ * advances only the children on the current key; turning around re-seeks every child to just past
+ * the current key (one key copy per turn). Children are few (level-0 segments plus levels), so the
+ * smallest or largest key is found by a scan over them.
  */
 final class MergedCursor implements TreeCursor {
+    /** The children, newest first, and how to position all of them at once. */
+    private final RunCursors all;
     private final SeekCursor[] children;
     private final Runnable onClose;
     private int current = -1;
@@ -19,8 +23,12 @@ final class MergedCursor implements TreeCursor {
     private boolean closed;
     private MemorySegment keyView;
 
-    MergedCursor(SeekCursor[] children, Runnable onClose) {
-        this.children = children;
+    MergedCursor(RunCursors all, Runnable onClose) {
+        this.all = all;
+        this.children = new SeekCursor[all.runs()];
+        for (int i = 0; i < children.length; i++) {
+            children[i] = all.run(i);
+        }
         this.onClose = onClose;
     }
 
@@ -45,9 +53,7 @@ final class MergedCursor implements TreeCursor {
     @Override
     public void seekToFirst() {
         requireOpen();
-        for (SeekCursor c : children) {
-            c.seekToFirst();
-        }
+        all.seekToFirst();
         forward = true;
         settleForward();
     }
@@ -55,9 +61,7 @@ final class MergedCursor implements TreeCursor {
     @Override
     public void seekToLast() {
         requireOpen();
-        for (SeekCursor c : children) {
-            c.seekToLast();
-        }
+        all.seekToLast();
         forward = false;
         settleBackward();
     }
@@ -65,9 +69,7 @@ final class MergedCursor implements TreeCursor {
     @Override
     public void seek(byte[] target) {
         requireOpen();
-        for (SeekCursor c : children) {
-            c.seek(target);
-        }
+        all.seek(target);
         forward = true;
         settleForward();
     }
@@ -75,9 +77,7 @@ final class MergedCursor implements TreeCursor {
     @Override
     public void seekForPrev(byte[] target) {
         requireOpen();
-        for (SeekCursor c : children) {
-            c.seekForPrev(target);
-        }
+        all.seekForPrev(target);
         forward = false;
         settleBackward();
     }
@@ -87,8 +87,8 @@ final class MergedCursor implements TreeCursor {
         requireValid();
         if (!forward) {
             byte[] key = keyBytes();
+            all.seek(key);
             for (SeekCursor c : children) {
-                c.seek(key);
                 if (c.valid() && Keys.compare(c, key) == 0) {
                     c.next();
                 }
@@ -105,8 +105,8 @@ final class MergedCursor implements TreeCursor {
         requireValid();
         if (forward) {
             byte[] key = keyBytes();
+            all.seekForPrev(key);
             for (SeekCursor c : children) {
-                c.seekForPrev(key);
                 if (c.valid() && Keys.compare(c, key) == 0) {
                     c.prev();
                 }
@@ -197,9 +197,7 @@ final class MergedCursor implements TreeCursor {
         closed = true;
         current = -1;
         try {
-            for (SeekCursor c : children) {
-                c.close();
-            }
+            all.close();
         } finally {
             onClose.run();
         }

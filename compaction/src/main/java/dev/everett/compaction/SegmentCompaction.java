@@ -1,5 +1,6 @@
 package dev.everett.compaction;
 
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.MergeEngine;
 import dev.everett.api.MergeJob;
 import dev.everett.api.MergeOutput;
@@ -19,8 +20,11 @@ import java.util.concurrent.CancellationException;
  * A compaction of segments of one {@link SegmentFiles}: the inputs' natives merged by the merge
  * engine (on their encoded records, k-way) into outputs that roll over at key boundaries, each
  * output in its own segment directory, indexed when the merge finishes. Before merging, each step
- * verifies one input in full (checksums and framing), so a file damaged on disk fails the job
- * instead of leaking into its outputs.
+ * checks one input's body CRC ({@link SegmentReader#verifyChecksum()}, even if an earlier read
+ * checked it), so a file damaged on disk fails the job, naming the file, instead of leaking into
+ * its outputs; the merge starts once every input has passed. A body that holds its CRC is what
+ * its writer published, so the full framing walk of {@link SegmentReader#verify()} would add
+ * nothing but a second pass over every input (the merge decodes every record anyway).
  */
 class SegmentCompaction implements CompactionJob {
     /** Configures a compaction; see {@link CompactionBuilder}. */
@@ -31,6 +35,7 @@ class SegmentCompaction implements CompactionJob {
         private TombstonePolicy tombstones = TombstonePolicy.KEEP;
         private long targetFileBytes = Long.MAX_VALUE;
         private byte[] hostBlob = new byte[0];
+        private FilterPolicy filters;
 
         Builder(SegmentFiles segments, List<SegmentMeta> inputs) {
             if (inputs.isEmpty()) {
@@ -38,6 +43,7 @@ class SegmentCompaction implements CompactionJob {
             }
             this.segments = segments;
             this.inputs = inputs;
+            this.filters = segments.options().filters();
         }
 
         @Override
@@ -62,6 +68,12 @@ class SegmentCompaction implements CompactionJob {
         }
 
         @Override
+        public CompactionBuilder filters(FilterPolicy f) {
+            this.filters = Objects.requireNonNull(f, "filters");
+            return this;
+        }
+
+        @Override
         public CompactionBuilder hostBlob(byte[] blob) {
             this.hostBlob = blob == null ? new byte[0] : blob.clone();
             return this;
@@ -69,7 +81,7 @@ class SegmentCompaction implements CompactionJob {
 
         @Override
         public CompactionJob start() throws IOException {
-            return new SegmentCompaction(segments, inputs, values, tombstones, targetFileBytes, hostBlob);
+            return new SegmentCompaction(segments, inputs, values, tombstones, targetFileBytes, filters, hostBlob);
         }
     }
 
@@ -79,7 +91,14 @@ class SegmentCompaction implements CompactionJob {
     private final List<SegmentHandle> inputs = new ArrayList<>();
     private final long totalRecords;
     private final byte[] hostBlob;
-    private final MergeJob merge;
+    private final List<SegmentReader> readers = new ArrayList<>();
+    private final ValueMerger values;
+    private final TombstonePolicy tombstones;
+    private final long targetFileBytes;
+    /** How the outputs' object stores are opened: with the key filters asked for the outputs. */
+    private final dev.everett.api.ObjectStoreOptions outputOptions;
+    /** Started once every input's checksum has been checked. */
+    private MergeJob merge;
     /** Output segments (identity and the store it is written in), in key order. */
     private final List<ObjectId> outputIds = new ArrayList<>();
     private final List<ObjectStore> outputStores = new ArrayList<>();
@@ -88,12 +107,15 @@ class SegmentCompaction implements CompactionJob {
     private int verified;
 
     SegmentCompaction(SegmentFiles segments, List<SegmentMeta> inputMetas, ValueMerger values, TombstonePolicy tombstones,
-                      long targetFileBytes, byte[] hostBlob) throws IOException {
+                      long targetFileBytes, FilterPolicy filters, byte[] hostBlob) throws IOException {
         this.segments = segments;
         this.hostBlob = hostBlob;
+        this.values = values;
+        this.tombstones = tombstones;
+        this.targetFileBytes = targetFileBytes;
+        this.outputOptions = segments.options().withFilters(filters);
         boolean ok = false;
         try {
-            List<SegmentReader> readers = new ArrayList<>();
             long total = 0;
             for (SegmentMeta m : inputMetas) {
                 SegmentHandle h = segments.open(m);
@@ -102,11 +124,6 @@ class SegmentCompaction implements CompactionJob {
                 total += m.records();
             }
             this.totalRecords = total;
-            this.merge = MergeEngine.load().merge(readers)
-                    .values(values)
-                    .tombstones(tombstones)
-                    .splitInto(targetFileBytes, this::nextOutput)
-                    .start();
             ok = true;
         } finally {
             if (!ok) {
@@ -121,7 +138,7 @@ class SegmentCompaction implements CompactionJob {
         ObjectId id = ObjectId.random();
         outputIds.add(id);
         segments.files().createDirectories(segments.segmentDirectory(id));
-        ObjectStore store = segments.engine().openObjectStore(segments.segmentDirectory(id), segments.policy(), segments.options());
+        ObjectStore store = segments.engine().openObjectStore(segments.segmentDirectory(id), segments.policy(), outputOptions);
         outputStores.add(store);
         return store.nativePath(id);
     }
@@ -137,11 +154,16 @@ class SegmentCompaction implements CompactionJob {
         }
         try {
             if (state == State.VERIFYING) {
-                if (verified < inputs.size()) {
-                    inputs.get(verified).segment().natives().verify();
+                if (verified < readers.size()) {
+                    readers.get(verified).verifyChecksum();
                     verified++;
                 }
-                if (verified == inputs.size()) {
+                if (verified == readers.size()) {
+                    merge = MergeEngine.load().merge(readers)
+                            .values(values)
+                            .tombstones(tombstones)
+                            .splitInto(targetFileBytes, this::nextOutput)
+                            .start();
                     state = State.MERGING;
                 }
                 return progress();
@@ -170,6 +192,9 @@ class SegmentCompaction implements CompactionJob {
 
     @Override
     public CompactionProgress progress() {
+        if (merge == null) {
+            return new CompactionProgress(0, 0, totalRecords, 0);
+        }
         MergeProgress p = merge.progress();
         return new CompactionProgress(p.keys(), p.inputRecords(), totalRecords, outputIds.size());
     }
@@ -234,7 +259,9 @@ class SegmentCompaction implements CompactionJob {
         boolean finished = state == State.FINISHED;
         state = State.CLOSED;
         try {
-            merge.close();
+            if (merge != null) {
+                merge.close();
+            }
         } finally {
             closeOutputStores();
             if (!finished) {

@@ -2,6 +2,7 @@ package dev.everett.compaction;
 
 import dev.everett.api.CatalogRef;
 import dev.everett.api.CommonWidthRule;
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.IndexedSegment;
 import dev.everett.api.KeyOrderException;
 import dev.everett.api.ObjectId;
@@ -85,8 +86,17 @@ public final class SegmentFiles implements AutoCloseable {
      * source gives no segment.
      */
     public List<SegmentMeta> flush(SortedEntries entries, long targetFileBytes, byte[] hostBlob) throws IOException {
+        return flush(entries, targetFileBytes, hostBlob, options.filters());
+    }
+
+    /**
+     * As {@link #flush(SortedEntries, long, byte[])}, with {@code filters} for the new segments'
+     * key filters instead of this directory's ({@link FilterPolicy#none()}: none written).
+     */
+    public List<SegmentMeta> flush(SortedEntries entries, long targetFileBytes, byte[] hostBlob, FilterPolicy filters) throws IOException {
         requireOpen();
         Objects.requireNonNull(entries, "entries");
+        ObjectStoreOptions outputOptions = options.withFilters(Objects.requireNonNull(filters, "filters"));
         if (targetFileBytes < 1) {
             throw new IllegalArgumentException("target file bytes must be at least 1, got " + targetFileBytes);
         }
@@ -110,7 +120,7 @@ public final class SegmentFiles implements AutoCloseable {
                     }
                     ObjectId id = ObjectId.random();
                     written.add(id);
-                    current = new Output(id);
+                    current = new Output(id, outputOptions);
                 }
                 current.add(entries, key);
             }
@@ -138,10 +148,10 @@ public final class SegmentFiles implements AutoCloseable {
         long bytes;
         long tombstones;
 
-        Output(ObjectId id) throws IOException {
+        Output(ObjectId id, ObjectStoreOptions outputOptions) throws IOException {
             this.id = id;
             files.createDirectories(segmentDirectory(id));
-            this.store = engine.openObjectStore(segmentDirectory(id), policy, options);
+            this.store = engine.openObjectStore(segmentDirectory(id), policy, outputOptions);
             SegmentWriter w;
             try {
                 w = store.newSegment(id, CommonWidthRule.policy());
@@ -243,7 +253,18 @@ public final class SegmentFiles implements AutoCloseable {
 
     /** Opens segment {@code meta} (sharing an open one), checking its chain's identities and shapes but not scanning it. */
     public SegmentHandle open(SegmentMeta meta) throws IOException {
+        return open(meta, options.filters());
+    }
+
+    /**
+     * As {@link #open(SegmentMeta)}, reading with {@code filters} instead of this directory's key
+     * filters: {@link FilterPolicy#none()} ignores a filter the segment has and writes none, an
+     * enabled policy uses its filter (writing one first if it has none). A segment already open
+     * keeps the filters it was opened with.
+     */
+    public SegmentHandle open(SegmentMeta meta, FilterPolicy filters) throws IOException {
         Objects.requireNonNull(meta, "meta");
+        Objects.requireNonNull(filters, "filters");
         synchronized (this) {
             requireOpen();
             Opened o = open.get(meta.id());
@@ -252,7 +273,7 @@ public final class SegmentFiles implements AutoCloseable {
                 if (!files.exists(d)) {
                     throw new java.nio.file.NoSuchFileException(d.toString(), null, "segment " + meta.id() + " is not in " + dir);
                 }
-                ObjectStore store = engine.openObjectStore(d, policy, options);
+                ObjectStore store = engine.openObjectStore(d, policy, options.withFilters(filters));
                 try {
                     o = new Opened(meta.id(), store, store.openSegment(meta.head()));
                 } catch (IOException | RuntimeException e) {

@@ -3,6 +3,7 @@ package dev.everett.compaction;
 import dev.everett.api.KeyRange;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
+import dev.everett.api.RunCursors;
 import dev.everett.api.SeekCursor;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -30,17 +31,21 @@ final class VersionCore {
         this.chain = chain;
     }
 
-    /** Opens every segment of {@code levels} (sharing those already open) and its chain. */
-    static VersionCore open(Levels levels, SegmentFiles segments, java.nio.file.Path chains) throws IOException {
+    /**
+     * Opens every segment of {@code levels} (sharing those already open), each read with the key
+     * filters of its level, and its chain.
+     */
+    static VersionCore open(Levels levels, SegmentFiles segments, java.nio.file.Path chains,
+                            java.util.function.IntFunction<dev.everett.api.FilterPolicy> filtersAt) throws IOException {
         List<List<SegmentHandle>> handles = new ArrayList<>();
         WholeRunChain chain = null;
         boolean ok = false;
         try {
-            for (List<SegmentMeta> level : levels.levels()) {
+            for (int n = 0; n < levels.levels().size(); n++) {
                 List<SegmentHandle> hs = new ArrayList<>();
                 handles.add(hs);
-                for (SegmentMeta m : level) {
-                    hs.add(segments.open(m));
+                for (SegmentMeta m : levels.level(n)) {
+                    hs.add(segments.open(m, filtersAt.apply(n)));
                 }
             }
             if (levels.chain() != null) {
@@ -64,6 +69,11 @@ final class VersionCore {
         if (chain != null) {
             chain.close();
         }
+    }
+
+    /** The whole-run chain, or null (a partitioned or empty version). */
+    WholeRunChain chain() {
+        return chain;
     }
 
     /** Closes every segment and the chain (when the last reference goes). */
@@ -123,13 +133,22 @@ final class VersionCore {
         return level.get(lo);
     }
 
-    /** Child cursors newest first: each level-0 segment (or run), then each partitioned level below as one. */
-    SeekCursor[] children(KeyRange range) {
+    /**
+     * Child cursors newest first: each level-0 segment, then each partitioned level below as one;
+     * or, for a whole-run version, every run of its chain, positioned together by one descent.
+     */
+    RunCursors children(KeyRange range) {
+        if (levels.layout() == Layout.WHOLE_RUN) {
+            if (chain == null) {
+                return new SeparateCursors(new SeekCursor[0]);
+            }
+            return chain.chain().runCursors(chain.state().catalogs().size(), range);
+        }
         List<SeekCursor> out = new ArrayList<>();
         try {
             for (int n = 0; n < handles.size(); n++) {
                 List<SegmentHandle> level = handles.get(n);
-                if (n == 0 || levels.layout() == Layout.WHOLE_RUN) {
+                if (n == 0) {
                     for (SegmentHandle h : level) {
                         out.add(h.segment().cursor(range));
                     }
@@ -141,7 +160,7 @@ final class VersionCore {
             out.forEach(SeekCursor::close);
             throw e;
         }
-        return out.toArray(SeekCursor[]::new);
+        return new SeparateCursors(out.toArray(SeekCursor[]::new));
     }
 
     long levelBytes(int n) {

@@ -93,6 +93,17 @@ final class Fixtures {
         return out;
     }
 
+    /** Flips the bits of one byte in the middle of a native's body (past its 96-byte envelope header). */
+    static void damageBody(java.nio.file.Path kv) throws java.io.IOException {
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(kv.toFile(), "rw")) {
+            long at = 96 + (f.length() - 96) / 2;
+            f.seek(at);
+            int x = f.read();
+            f.seek(at);
+            f.write(x ^ 0x5A);
+        }
+    }
+
     static String hex(byte[] b) {
         return b == null ? "null" : java.util.HexFormat.of().formatHex(b);
     }

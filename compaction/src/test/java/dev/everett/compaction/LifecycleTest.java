@@ -9,7 +9,6 @@ import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.ObjectId;
 import dev.everett.api.ValueMerger;
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -115,8 +114,9 @@ class LifecycleTest {
     }
 
     /** {@code intact}: the inputs still read as they were written (false once the test damaged one). */
-    private void assertFailedCompactionChangesNothing(Layout layout, java.util.function.Consumer<LsmTree> arm,
+    private Throwable assertFailedCompactionChangesNothing(Layout layout, java.util.function.Consumer<LsmTree> arm,
                                                       ValueMerger values, Class<? extends Throwable> expected, boolean intact) throws IOException {
+        Throwable t;
         Path root = dir.resolve(layout.name());
         try (LsmTree tree = LsmTree.open(root, options(layout))) {
             TreeMap<byte[], byte[]> model = fill(tree, 4);
@@ -126,7 +126,7 @@ class LifecycleTest {
             CompactionPlan plan = allOf(tree);
             // A corrupt input may be refused as the job starts (its body CRC is checked before the
             // merge reads it) or at a later step: either way nothing may change.
-            Throwable t = assertThrows(expected, () -> {
+            t = assertThrows(expected, () -> {
                 try (CompactionJob job = tree.compact(plan, values)) {
                     while (!job.done()) {
                         job.step(7);
@@ -140,7 +140,7 @@ class LifecycleTest {
             assertTrue(tree.compacting().isEmpty());
             assertNoTemporaryFiles(root);
             if (!intact) {
-                return;
+                return t;
             }
             try (Version v = tree.current()) {
                 ReadChecks.gets(v, model, new ArrayList<>(model.keySet()), new java.util.Random(1));
@@ -159,6 +159,7 @@ class LifecycleTest {
         try (LsmTree tree = LsmTree.open(root, options(layout))) {
             assertNoTemporaryFiles(root);
         }
+        return t;
     }
 
     @ParameterizedTest
@@ -189,21 +190,39 @@ class LifecycleTest {
     @ParameterizedTest
     @EnumSource(Layout.class)
     void aCorruptInputFailsTheCompactionAndLeavesEverythingAsItWas(Layout layout) throws IOException {
-        assertFailedCompactionChangesNothing(layout, tree -> {
+        assertCorruptInputFailsTheJob(layout, false);
+    }
+
+    /**
+     * An input whose body was checked by earlier reads and then damaged on disk (its mapping
+     * shows the damage) still fails the job: the job checks each input's CRC itself.
+     */
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void anInputDamagedAfterItWasReadStillFailsTheCompaction(Layout layout) throws IOException {
+        assertCorruptInputFailsTheJob(layout, true);
+    }
+
+    private void assertCorruptInputFailsTheJob(Layout layout, boolean readFirst) throws IOException {
+        Path[] damaged = new Path[1];
+        Throwable t = assertFailedCompactionChangesNothing(layout, tree -> {
             try (Version v = tree.current()) {
+                if (readFirst) {
+                    try (TreeCursor c = v.cursor()) {
+                        for (c.seekToFirst(); c.valid(); c.next()) {
+                            c.valueBytes();
+                        }
+                    }
+                }
                 SegmentMeta victim = v.level(v.levelCount() - 1).getFirst();
                 Path kv = victim.id().path(((EverettTree) tree).segments().segmentDirectory(victim.id()), ".kv");
-                try (RandomAccessFile f = new RandomAccessFile(kv.toFile(), "rw")) {
-                    long at = 96 + (f.length() - 96) / 2;
-                    f.seek(at);
-                    int x = f.read();
-                    f.seek(at);
-                    f.write(x ^ 0x5A);
-                }
+                damaged[0] = kv;
+                Fixtures.damageBody(kv);
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         }, ValueMerger.NEWER_WINS, CorruptSegmentException.class, false);
+        assertTrue(t.getMessage().contains(damaged[0].getFileName().toString()), "the error names the damaged file: " + t.getMessage());
     }
 
     @ParameterizedTest

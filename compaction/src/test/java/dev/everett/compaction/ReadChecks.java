@@ -79,26 +79,15 @@ final class ReadChecks {
                 in = in.headMap(upper, false);
             }
             try (TreeCursor c = v.cursor(new KeyRange(lower, upper))) {
-                byte[] at;
                 byte[] target = r.nextInt(4) == 0 ? randomKey(r) : pick(pool, r);
-                switch (r.nextInt(4)) {
-                    case 0 -> {
-                        c.seekToFirst();
-                        at = in.isEmpty() ? null : in.firstKey();
-                    }
-                    case 1 -> {
-                        c.seekToLast();
-                        at = in.isEmpty() ? null : in.lastKey();
-                    }
-                    case 2 -> {
-                        c.seek(target);
-                        at = in.ceilingKey(target);
-                    }
-                    default -> {
-                        c.seekForPrev(target);
-                        at = in.floorKey(target);
-                    }
+                int how = r.nextInt(4);
+                switch (how) {
+                    case 0 -> c.seekToFirst();
+                    case 1 -> c.seekToLast();
+                    case 2 -> c.seek(target);
+                    default -> c.seekForPrev(target);
                 }
+                byte[] at = positioned(in, how, target);
                 for (int step = 0; ; step++) {
                     byte[] expected = at;
                     if (expected == null) {
@@ -121,6 +110,19 @@ final class ReadChecks {
                 }
             }
         }
+    }
+
+    /**
+     * Where positioning {@code how} (0 seekToFirst, 1 seekToLast, 2 seek, 3 seekForPrev) to
+     * {@code target} lands in {@code in}: its key, or null.
+     */
+    static byte[] positioned(NavigableMap<byte[], byte[]> in, int how, byte[] target) {
+        return switch (how) {
+            case 0 -> in.isEmpty() ? null : in.firstKey();
+            case 1 -> in.isEmpty() ? null : in.lastKey();
+            case 2 -> in.ceilingKey(target);
+            default -> in.floorKey(target);
+        };
     }
 
     private static byte[] pick(List<byte[]> pool, Random r) {

@@ -202,6 +202,95 @@ class TreeModelTest {
         });
     }
 
+    /**
+     * The runs of a whole-run version are positioned by one descent of their chain: each run's
+     * cursor lands where a search of that run alone would (its own TreeMap, tombstones included),
+     * for seeks in both directions, with bounds, then steps both ways; and the merged cursor
+     * matches the model.
+     */
+    @Test
+    void wholeRunSeeksPositionEveryRunFromOneDescent() {
+        Fixtures.seeded("wholeRunSeeksPositionEveryRunFromOneDescent", r -> {
+            try {
+                TreeOptions options = maybeFiltered(r, TreeOptions.wholeRun()).withPicker(new NoPicker(Layout.WHOLE_RUN));
+                List<byte[]> pool = Fixtures.keyPool(r, 400 + r.nextInt(2500));
+                TreeMap<byte[], byte[]> model = Fixtures.newModel();
+                List<TreeMap<byte[], byte[]>> runs = new java.util.ArrayList<>(); // newest first
+                try (LsmTree tree = LsmTree.open(dir.resolve("descent"), options)) {
+                    int count = 2 + r.nextInt(6);
+                    for (int i = 0; i < count; i++) {
+                        // Older runs larger, as a geometric history makes them.
+                        TreeMap<byte[], byte[]> run = Fixtures.run(r, pool, 1 + r.nextInt(40 << (count - i)), 3);
+                        tree.flush(SortedEntries.of(run.entrySet().iterator()), null);
+                        Fixtures.apply(model, run);
+                        runs.addFirst(run);
+                    }
+                    try (Version v = tree.current()) {
+                        WholeRunChain chain = ((TreeVersion) v).core.chain();
+                        for (int w = 0; w < 60; w++) {
+                            byte[] lower = r.nextInt(3) == 0 ? null : pool.get(r.nextInt(pool.size()));
+                            byte[] upper = r.nextInt(3) == 0 ? null : pool.get(r.nextInt(pool.size()));
+                            if (lower != null && upper != null && java.util.Arrays.compareUnsigned(lower, upper) > 0) {
+                                byte[] t = lower;
+                                lower = upper;
+                                upper = t;
+                            }
+                            checkRuns(chain, runs, new dev.everett.api.KeyRange(lower, upper), pool, r);
+                        }
+                        ReadChecks.gets(v, model, pool, r);
+                        ReadChecks.cursors(v, model, pool, r, 60);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private static void checkRuns(WholeRunChain chain, List<TreeMap<byte[], byte[]>> runs, dev.everett.api.KeyRange range,
+                                  List<byte[]> pool, Random r) {
+        try (dev.everett.api.RunCursors all = chain.chain().runCursors(runs.size(), range)) {
+            assertEquals(runs.size(), all.runs());
+            byte[] target = r.nextInt(4) == 0 ? new byte[] {(byte) r.nextInt(256)} : pool.get(r.nextInt(pool.size()));
+            int how = r.nextInt(4);
+            switch (how) {
+                case 0 -> all.seekToFirst();
+                case 1 -> all.seekToLast();
+                case 2 -> all.seek(target);
+                default -> all.seekForPrev(target);
+            }
+            for (int i = 0; i < runs.size(); i++) {
+                java.util.NavigableMap<byte[], byte[]> in = runs.get(i);
+                if (range.lower() != null) {
+                    in = in.tailMap(range.lower(), true);
+                }
+                if (range.upper() != null) {
+                    in = in.headMap(range.upper(), false);
+                }
+                byte[] at = ReadChecks.positioned(in, how, target);
+                dev.everett.api.SeekCursor c = all.run(i);
+                for (int step = 0; step < 6; step++) {
+                    byte[] expected = at;
+                    String where = "run " + i + " of " + runs.size() + ", positioning " + how + ", step " + step;
+                    if (expected == null) {
+                        assertTrue(!c.valid(), where + ": should be invalid");
+                        break;
+                    }
+                    assertTrue(c.valid(), where + ": should be on " + Fixtures.hex(expected));
+                    org.junit.jupiter.api.Assertions.assertArrayEquals(expected, c.keyBytes(), where);
+                    org.junit.jupiter.api.Assertions.assertArrayEquals(in.get(expected), c.valueBytes(), where);
+                    if (r.nextBoolean()) {
+                        c.next();
+                        at = in.higherKey(expected);
+                    } else {
+                        c.prev();
+                        at = in.lowerKey(expected);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void aTombstoneDropAboveOlderDataIsRefusedAndNothingResurrects() throws IOException {
         Path path = dir.resolve("resurrect");

@@ -201,6 +201,51 @@ public final class Cascade {
         }
     }
 
+    /**
+     * {@link #lowerBound} at every catalog of the main route in one descent: {@code out[d]} becomes
+     * the ordinal of the first native record ≥ {@code q} in the catalog d levels below the head
+     * (its record count if none). The window the cascade searches at each catalog holds that
+     * record or ends just before it, so every catalog is answered on the way down; a catalog the
+     * routing cache skips is a routing catalog (an empty native, answer 0), and once the main
+     * route has no sample ≤ Q, Q precedes every key below (answer 0 there too).
+     *
+     * @param out one slot per catalog of the main route, head first
+     */
+    void lowerBounds(byte[] q, int n, long[] out) {
+        java.util.Arrays.fill(out, 0);
+        Probe p = probe();
+        p.lower.start(q, n);
+        if (head.virtualCount() == 0) {
+            return;
+        }
+        Catalog node = head;
+        long g = 0;
+        int d = 0;
+        RoutingCache r = routing;
+        int jump = r == null ? -1 : r.jumpLevel(ALL_HOLDERS);
+        if (jump >= 0) {
+            g = r.enter(jump, p.lower);
+            if (g < 0) {
+                return;
+            }
+            node = r.catalog(jump).main;
+            d = jump + 1;
+        }
+        for (; d < out.length; d++) {
+            search(node, g, p, true, true);
+            out[d] = p.lowerBound;
+            if (node.main == null) {
+                return;
+            }
+            if (p.predOrdinal[IndexReader.MAIN] < 0) {
+                return;
+            }
+            g = descend(node, p);
+            node = node.main;
+        }
+        throw node.index.corruption().at(IndexDirectory.inFile(IndexDirectory.TARGET_FLAGS), "main route deeper than the " + out.length + " catalogs the chain was opened with");
+    }
+
     private long descend(Catalog node, Probe p) {
         long next = p.predOrdinal[IndexReader.MAIN];
         Corruption c = node.index.corruption();

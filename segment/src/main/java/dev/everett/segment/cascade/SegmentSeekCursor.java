@@ -87,17 +87,43 @@ public final class SegmentSeekCursor implements SeekCursor {
 
     @Override
     public void seekToLast() {
-        long last = range.upper() == null ? natives.count() - 1 : cascade.lowerBound(range.upper(), range.upper().length) - 1;
-        backwardTo(last);
+        if (range.upper() == null) {
+            backwardTo(natives.count() - 1);
+        } else {
+            backwardTo(cascade.lowerBound(range.upper(), range.upper().length) - 1);
+        }
     }
 
     @Override
     public void seek(byte[] target) {
-        byte[] q = target;
-        if (range.lower() != null && Arrays.compareUnsigned(q, range.lower()) < 0) {
-            q = range.lower();
+        byte[] q = seekTarget(target);
+        landAt(cascade.lowerBound(q, q.length), q);
+    }
+
+    @Override
+    public void seekForPrev(byte[] target) {
+        if (pastUpper(target)) {
+            seekToLast();
+            return;
         }
-        long p = cascade.lowerBound(q, q.length);
+        landAtOrBefore(cascade.lowerBound(target, target.length), target);
+    }
+
+    /** The key a seek for {@code target} looks for: the target, raised to the range's lower bound. */
+    byte[] seekTarget(byte[] target) {
+        if (range.lower() != null && Arrays.compareUnsigned(target, range.lower()) < 0) {
+            return range.lower();
+        }
+        return target;
+    }
+
+    /** True if {@code target} is at or past the range's (exclusive) upper bound. */
+    boolean pastUpper(byte[] target) {
+        return range.upper() != null && Arrays.compareUnsigned(target, range.upper()) >= 0;
+    }
+
+    /** Positions on record {@code p}, known to be the first ≥ {@code q} (a seek's answer). */
+    void landAt(long p, byte[] q) {
         if (p >= natives.count()) {
             invalidate();
             return;
@@ -106,13 +132,11 @@ public final class SegmentSeekCursor implements SeekCursor {
         checkUpper();
     }
 
-    @Override
-    public void seekForPrev(byte[] target) {
-        if (range.upper() != null && Arrays.compareUnsigned(target, range.upper()) >= 0) {
-            seekToLast();
-            return;
-        }
-        long p = cascade.lowerBound(target, target.length);
+    /**
+     * Positions on the last record ≤ {@code target}, given {@code p}, the first record ≥ it
+     * (a seekForPrev's answer).
+     */
+    void landAtOrBefore(long p, byte[] target) {
         if (p < natives.count()) {
             positionAt(p, target);
             if (Arrays.equals(key, 0, keyLength, target, 0, target.length)) {
@@ -120,6 +144,11 @@ public final class SegmentSeekCursor implements SeekCursor {
                 return;
             }
         }
+        backwardTo(p - 1);
+    }
+
+    /** Positions on the record before {@code p} (the last in range when {@code p} is the upper bound's lower bound). */
+    void landBefore(long p) {
         backwardTo(p - 1);
     }
 

@@ -287,6 +287,17 @@ public final class NativeReader implements SegmentReader {
     }
 
     @Override
+    public void verifyChecksum() {
+        Typed t = parsed();
+        FullScan.bodyCrc(file, envelope, corruption);
+        synchronized (this) {
+            if (typed == null) {
+                typed = t; // checked just now: the first read need not check it again
+            }
+        }
+    }
+
+    @Override
     public VerifyReport verify() {
         Typed t = parsed();
         NativeDirectory d = t.directory();

@@ -11,11 +11,13 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.ObjectStore;
 import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.Policy;
+import dev.everett.api.RunCursors;
 import dev.everett.api.SeekCursor;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentWriter;
 import dev.everett.segment.cascade.Cascade;
 import dev.everett.segment.cascade.ChainFilters;
+import dev.everett.segment.cascade.ChainRunCursors;
 import dev.everett.segment.cascade.KeyMaterialiser;
 import dev.everett.segment.cascade.SegmentSeekCursor;
 import dev.everett.segment.index.Catalog;
@@ -149,6 +151,11 @@ public final class MappedObjectStore implements ObjectStore {
             }
             long holders = filters.holders(key);
             return holders == 0 ? Lookup.absent() : cascade.get(key, key.length, holders);
+        }
+
+        @Override
+        public RunCursors runCursors(int runs, KeyRange range) {
+            return new ChainRunCursors(cascade, runs, range);
         }
 
         @Override
