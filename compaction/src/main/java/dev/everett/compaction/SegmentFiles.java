@@ -199,8 +199,8 @@ public final class SegmentFiles implements AutoCloseable {
         Path nativeFile = id.path(store.root(), ".kv");
         for (Path f : filesUnder(segmentDirectory(id))) {
             String name = f.getFileName().toString();
-            if (name.startsWith(".")) {
-                continue;
+            if (name.startsWith(".") || f.equals(store.root().resolve(ObjectStore.DESCRIPTOR_NAME))) {
+                continue; // a temporary file, or the store's policy descriptor
             }
             long size = files.size(f);
             if (f.equals(nativeFile)) {

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 public final class FileKinds {
     private FileKinds() {}
 
-    /** log, manifest, current, descriptor, native, index, filter, or the name itself. */
+    /** log, manifest, current, descriptor (STORE, or an object store's OBJECTS), native, index, filter, or the name itself. */
     public static String of(Path file) {
         String n = file.getFileName().toString();
         if (n.endsWith(".log")) {
@@ -18,7 +18,7 @@ public final class FileKinds {
         if (n.equals("CURRENT")) {
             return "current";
         }
-        if (n.equals("STORE")) {
+        if (n.equals("STORE") || n.equals("OBJECTS")) { // the store's and each segment directory's object store's
             return "descriptor";
         }
         if (n.endsWith(".kv")) {
