@@ -7,4 +7,8 @@ package dev.everett.api;
  * @param indexId  the IX03 ({@code .index}) object
  */
 public record CatalogRef(ObjectId nativeId, ObjectId indexId) {
+    public CatalogRef {
+        java.util.Objects.requireNonNull(nativeId, "nativeId");
+        java.util.Objects.requireNonNull(indexId, "indexId");
+    }
 }

@@ -7,12 +7,22 @@ import java.io.IOException;
  * K occurrences, and descends through the fractional indexes. Newer runs sit above older ones:
  * at each catalog its own native answers first, then its secondary leaf, then the catalogs
  * below. Safe to share between threads.
+ *
+ * <p>A chain is a handle the {@link ObjectStore} hands out (see there): {@link #close()} ends it
+ * alone, and any use after it, or after the store is closed, throws
+ * {@link IllegalStateException} naming the chain.
  */
-public interface Chain {
+public interface Chain extends AutoCloseable {
     /** The head catalog. */
     CatalogRef head();
 
-    /** The newest record for {@code key}: a value, a tombstone, or absent. */
+    /**
+     * The newest record for {@code key}: a value, a tombstone, or absent. A value is a view of
+     * the mapped file, valid while the store keeps the object mapped.
+     *
+     * @throws NullPointerException  if {@code key} is null
+     * @throws IllegalStateException if this chain or its store is closed
+     */
     Lookup get(byte[] key);
 
     /**
@@ -39,4 +49,11 @@ public interface Chain {
      *                                  of the main route
      */
     RunCursors runCursors(int runs, KeyRange range);
+
+    /**
+     * Ends this handle and releases its hold on the chain's objects; other chains, segments and
+     * readers over the same objects are unaffected. Idempotent.
+     */
+    @Override
+    void close();
 }

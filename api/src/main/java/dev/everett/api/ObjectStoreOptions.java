@@ -18,7 +18,10 @@ import java.util.Objects;
  * <p><b>Checked reads.</b> With {@code verifyChecksums} (the default, as RocksDB's
  * {@code verify_checksums}) no lookup, cursor or merge input returns data from a native whose
  * body CRC32C this store has not checked: each native's body is checked once, before its first
- * read, and remembered; indexes and filters are checked when they are opened. Turning it off
+ * read, and remembered; indexes and filters are checked when they are opened. A native that a
+ * writer of this process has just published under an identity this store handed out (through
+ * {@link ObjectStore#newSegment} or {@link ObjectStore#nativePath}), and that is still the file
+ * sealed, counts as checked: its writer computed the CRC from the bytes it wrote. Turning it off
  * skips the natives' check (a damaged payload may then answer wrongly until {@code verify()}).
  *
  * @param filters           the key filters kept beside each native

@@ -3,9 +3,11 @@ package dev.everett.api;
 import java.nio.file.Path;
 
 /**
- * An open, memory-mapped segment. Closing it unmaps the file; any use after that throws
- * {@link IllegalStateException} (never a JVM crash). Readers are safe to share between threads;
- * cursors are not.
+ * An open, memory-mapped segment. Closing a reader from {@link SegmentEngine#open} unmaps the
+ * file; any use after that throws {@link IllegalStateException} (never a JVM crash). A reader an
+ * {@link ObjectStore} hands out is a handle on the store's shared mapping: closing it ends that
+ * handle alone (see {@link ObjectStore}). Readers are safe to share between threads; cursors are
+ * not.
  */
 public interface SegmentReader extends AutoCloseable {
     Path path();

@@ -8,7 +8,9 @@ import dev.everett.api.ObjectId;
 import dev.everett.api.ObjectStore;
 import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.Policy;
+import dev.everett.api.SegmentCursor;
 import dev.everett.api.SegmentEngine;
+import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentWriter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -26,7 +28,10 @@ import java.util.stream.Stream;
  * fresh store is opened on it and the harness times the open ({@code openObjectStore} plus
  * {@code openSegment}), the first {@code get} (which with checking on checks the native's body
  * CRC32C first), and the steady state (the mean of {@code lookups} random hits after as many
- * warm-up lookups). It prints the median of each per mode. A simple timed harness, not JMH: the
+ * warm-up lookups). It prints the median of each per mode. Then, for {@code rounds} more natives
+ * of the same shape, it times the first read (a handle from {@code openNative} and its first
+ * record) in the store that has just written the native, which counts it as checked, and in a
+ * fresh store on the same file, which pays the CRC pass. A simple timed harness, not JMH: the
  * first read happens once per open, which a JMH iteration would hide.
  *
  * <pre>
@@ -48,14 +53,7 @@ public final class CheckedReadsTiming {
         long nativeBytes;
         try (ObjectStore store = engine.openObjectStore(dir, policy, ObjectStoreOptions.defaults())) {
             ObjectId id = ObjectId.random();
-            try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
-                byte[] value = new byte[32];
-                for (int i = 0; i < records; i++) {
-                    ByteBuffer.wrap(value).putLong(0, i);
-                    w.put(key(i), value);
-                }
-                w.finish();
-            }
+            write(store, id, records);
             head = store.indexSegment(id).head();
             nativeBytes = Files.size(store.nativePath(id));
         }
@@ -103,12 +101,61 @@ public final class CheckedReadsTiming {
             System.out.printf("%-14s %,14.1f %,18.1f %,20.1f%n", mode == 0 ? "verified" : "not verified",
                     median(open[mode]) / 1e3, median(first[mode]) / 1e3, median(steady[mode]));
         }
+        justWritten(engine, policy, dir, records, rounds);
         if (args.length <= 3) {
             try (Stream<Path> files = Files.walk(dir)) {
                 for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
                     Files.delete(p);
                 }
             }
+        }
+    }
+
+    /** First-read time of a native in the store that wrote it and in a fresh store, median of {@code rounds}. */
+    private static void justWritten(SegmentEngine engine, Policy policy, Path dir, int records, int rounds) throws IOException {
+        long[] written = new long[rounds];
+        long[] fresh = new long[rounds];
+        long sink = 0;
+        for (int r = 0; r < rounds; r++) {
+            ObjectId id = ObjectId.random();
+            try (ObjectStore store = engine.openObjectStore(dir, policy, ObjectStoreOptions.defaults())) {
+                write(store, id, records);
+                long t0 = System.nanoTime();
+                sink += firstRecord(store, id);
+                written[r] = System.nanoTime() - t0;
+            }
+            try (ObjectStore store = engine.openObjectStore(dir, policy, ObjectStoreOptions.defaults())) {
+                long t0 = System.nanoTime();
+                sink += firstRecord(store, id);
+                fresh[r] = System.nanoTime() - t0;
+            }
+        }
+        if (sink != 2L * rounds * 16) {
+            throw new AssertionError("first records missed: " + sink);
+        }
+        System.out.printf("%-34s %20s%n", "first read of a native", "openNative + 1st record (µs)");
+        System.out.printf("%-34s %,20.1f%n", "just written by this store", median(written) / 1e3);
+        System.out.printf("%-34s %,20.1f%n", "fresh store (pays the CRC pass)", median(fresh) / 1e3);
+    }
+
+    private static void write(ObjectStore store, ObjectId id, int records) throws IOException {
+        try (SegmentWriter w = store.newSegment(id, CommonWidthRule.policy())) {
+            byte[] value = new byte[32];
+            for (int i = 0; i < records; i++) {
+                ByteBuffer.wrap(value).putLong(0, i);
+                w.put(key(i), value);
+            }
+            w.finish();
+        }
+    }
+
+    /** Opens native {@code id} and reads its first record; returns the key's length. */
+    private static long firstRecord(ObjectStore store, ObjectId id) throws IOException {
+        try (SegmentReader r = store.openNative(id); SegmentCursor c = r.cursor()) {
+            if (!c.next()) {
+                throw new AssertionError("empty native " + id);
+            }
+            return c.keyLength();
         }
     }
 

@@ -26,10 +26,11 @@ import java.util.Set;
 
 /**
  * The segments under one directory, each in its own subdirectory {@code <dir>/<id hex>/} (an
- * Everett object store holding the segment's native, its index, its routing catalogs and its key
- * filter): flushes write them, compactions merge them, hosts open and delete them. This is the
- * layer for a host that keeps its own manifest ({@link SegmentMeta#toBytes()}); {@link LsmTree}
- * adds levels, versions and a manifest on top.
+ * Everett object store holding the segment's native, its index, its routing catalogs, its key
+ * filter and the store's policy descriptor {@code OBJECTS}): flushes write them, compactions
+ * merge them, hosts open and delete them. This is the layer for a host that keeps its own
+ * manifest ({@link SegmentMeta#toBytes()}); {@link LsmTree} adds levels, versions and a manifest
+ * on top.
  *
  * <p>Opened segments are shared: each {@link #open} returns a handle holding one reference, and
  * the segment's files stay mapped until the last handle closes. Safe for concurrent use.
@@ -209,8 +210,8 @@ public final class SegmentFiles implements AutoCloseable {
         Path nativeFile = id.path(store.root(), ".kv");
         for (Path f : filesUnder(segmentDirectory(id))) {
             String name = f.getFileName().toString();
-            if (name.startsWith(".")) {
-                continue;
+            if (name.startsWith(".") || f.equals(store.root().resolve(ObjectStore.DESCRIPTOR_NAME))) {
+                continue; // a temporary file, or the store's policy descriptor
             }
             long size = files.size(f);
             if (f.equals(nativeFile)) {

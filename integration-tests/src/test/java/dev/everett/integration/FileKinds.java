@@ -7,9 +7,9 @@ public final class FileKinds {
     private FileKinds() {}
 
     /**
-     * log, manifest, current, descriptor, native, index, filter, or the name itself; a segment
-     * engine's temporary file ({@code .<name>.tmp-<hex>}, renamed to {@code <name>} when published)
-     * counts as the kind of the file it becomes.
+     * log, manifest, current, descriptor (STORE, or an object store's OBJECTS), native, index,
+     * filter, or the name itself; a segment engine's temporary file ({@code .<name>.tmp-<hex>},
+     * published as {@code <name>}) counts as the kind of the file it becomes.
      */
     public static String of(Path file) {
         String n = file.getFileName().toString();
@@ -26,7 +26,7 @@ public final class FileKinds {
         if (n.equals("CURRENT")) {
             return "current";
         }
-        if (n.equals("STORE")) {
+        if (n.equals("STORE") || n.equals("OBJECTS")) { // the store's and each segment directory's object store's
             return "descriptor";
         }
         if (n.endsWith(".kv")) {

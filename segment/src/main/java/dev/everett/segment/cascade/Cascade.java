@@ -55,8 +55,11 @@ public final class Cascade {
         Corruption c = head.index.corruption();
         Policy policy = head.nativeReader.policy();
         this.probes = ThreadLocal.withInitial(() -> new Probe(c, bits, pathBits, Framing.orderedStrings(policy), Framing.values(policy)));
-        c.require(head.virtualCount() <= k, IndexDirectory.inFile(IndexDirectory.VIRTUAL_COUNT),
-                "a query head must hold at most K = " + k + " occurrences, this one holds " + head.virtualCount());
+        if (head.virtualCount() > k) {
+            // A well-formed catalog that is not a prepared head: the caller's mistake, not damage.
+            throw new IllegalArgumentException("a query head must hold at most K = " + k + " occurrences, catalog "
+                    + head.nativeId + "/" + head.indexId + " holds " + head.virtualCount() + " (prepare one with prepareHead)");
+        }
         this.routing = routingBytes > 0 ? RoutingCache.of(head, routingBytes) : null;
     }
 

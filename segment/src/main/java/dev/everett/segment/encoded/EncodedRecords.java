@@ -61,6 +61,9 @@ public final class EncodedRecords {
 
     /** The encoded records of a segment opened by this engine. */
     public static EncodedRecords of(SegmentReader reader) {
+        if (reader instanceof dev.everett.segment.objects.ReaderHandle h) {
+            reader = h.nativeReader(); // an object store's handle: read the shared reader behind it
+        }
         if (!(reader instanceof NativeReader r)) {
             throw new IllegalArgumentException("not a segment of this engine: " + reader);
         }

@@ -131,7 +131,7 @@ public final class KeyFilter implements AutoCloseable {
             }
             header.putInt(60, (int) crc.getValue());
             writeFully(ch, header, HEADER, 0);
-            out.publish();
+            out.publishReplacing();
         }
     }
 

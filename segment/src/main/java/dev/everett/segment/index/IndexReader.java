@@ -132,7 +132,7 @@ public final class IndexReader implements AutoCloseable {
     }
 
     /** The native count this index describes: V less both borrowed counts. */
-    long nativeCount() {
+    public long nativeCount() {
         return directory.virtualCount() - directory.counts()[0] - directory.counts()[1];
     }
 

@@ -12,7 +12,15 @@ public final class MappedFile {
     private MappedFile() {
     }
 
+    /**
+     * @throws IllegalArgumentException if {@code path} is a directory (mapping one fails with an
+     *                                  error that names no file)
+     */
     public static MemorySegment readOnly(Path path, Arena arena) throws IOException {
+        java.util.Objects.requireNonNull(path, "path");
+        if (java.nio.file.Files.isDirectory(path)) {
+            throw new IllegalArgumentException(path + " is a directory, not an Everett file (a native .kv, an .index or a .filter)");
+        }
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             return ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
         }

@@ -29,6 +29,9 @@ public final class Sealer {
         header.write(env.encode(), 0, Envelope.BYTES);
         header.flush();
         out.publish();
+        if (kind == Envelope.Kind.NATIVE) {
+            WrittenFiles.sealed(out.target());
+        }
         return env;
     }
 

@@ -1,6 +1,5 @@
 package dev.everett.segment.objects;
 
-import dev.everett.segment.index.IndexDirectory;
 import dev.everett.api.CatalogRef;
 import dev.everett.api.Chain;
 import dev.everett.api.CommonWidthRule;
@@ -22,21 +21,35 @@ import dev.everett.segment.cascade.KeyMaterialiser;
 import dev.everett.segment.cascade.SegmentSeekCursor;
 import dev.everett.segment.index.Catalog;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
-/** The host-facing {@link ObjectStore} over an {@link OpenObjects}. */
+/**
+ * The host-facing {@link ObjectStore} over an {@link OpenObjects}. Everything it hands out is a
+ * {@link Handle} (docs/spi.md, "Lifecycles"); arguments are checked here, so that a misused call
+ * fails with {@link IllegalArgumentException} or {@link NullPointerException} naming the argument
+ * rather than as corruption from deep inside the cascade.
+ */
 public final class MappedObjectStore implements ObjectStore {
     private final Path root;
     private final OpenObjects objects;
     private final ObjectStoreOptions options;
 
     public MappedObjectStore(Path root, Policy policy, ObjectStoreOptions options) throws IOException {
+        Objects.requireNonNull(root, "root");
+        Objects.requireNonNull(policy, "policy");
+        Objects.requireNonNull(options, "options");
+        if (Files.exists(root) && !Files.isDirectory(root)) {
+            throw new IllegalArgumentException("object store root " + root + " is a file, not a directory");
+        }
         this.root = root;
         this.options = options;
         Files.createDirectories(root);
+        StoreDescriptor.check(root, policy);
         this.objects = new OpenObjects(root, policy, options.filters(), options.verifyChecksums());
     }
 
@@ -62,6 +75,8 @@ public final class MappedObjectStore implements ObjectStore {
 
     @Override
     public Path nativePath(ObjectId id) throws IOException {
+        Objects.requireNonNull(id, "id");
+        objects.writing(id);
         Path p = objects.nativePath(id);
         Files.createDirectories(p.getParent());
         return p;
@@ -69,11 +84,20 @@ public final class MappedObjectStore implements ObjectStore {
 
     @Override
     public SegmentReader openNative(ObjectId id) throws IOException {
-        return objects.openNative(id);
+        synchronized (objects) {
+            return new ReaderHandle(objects, null, id, objects.openNative(id));
+        }
     }
 
-    private Catalog catalog(CatalogRef ref) throws IOException {
-        return ref == null ? null : objects.openChain(ref.nativeId(), ref.indexId());
+    @Override
+    public boolean delete(ObjectId id) throws IOException {
+        return objects.delete(id);
+    }
+
+    /** The catalog a host's ref names; {@code argument} names the parameter in messages. */
+    private Catalog catalog(CatalogRef ref, String argument) throws IOException {
+        Objects.requireNonNull(ref, argument);
+        return objects.openChain(ref.nativeId(), ref.indexId());
     }
 
     private static CatalogRef ref(Catalog c) {
@@ -82,18 +106,35 @@ public final class MappedObjectStore implements ObjectStore {
 
     @Override
     public CatalogRef index(ObjectId nativeId, CatalogRef main, ObjectId secondary) throws IOException {
-        return ref(objects.index(nativeId, catalog(main), secondary));
+        Objects.requireNonNull(nativeId, "nativeId");
+        return ref(objects.index(nativeId, main == null ? null : catalog(main, "main"), secondary));
     }
 
     @Override
     public CatalogRef prepareHead(CatalogRef main, ObjectId secondary) throws IOException {
-        return ref(objects.prepareHead(catalog(main), secondary));
+        return ref(objects.prepareHead(main == null ? null : catalog(main, "main"), secondary));
     }
 
     @Override
     public Chain openChain(CatalogRef head) throws IOException {
-        Catalog h = catalog(head);
-        return new ChainView(new Cascade(h, options.routingCacheBytes()), filters(h));
+        synchronized (objects) {
+            Catalog h = prepared(catalog(head, "head"), "openChain");
+            return new ChainView(objects, h, new Cascade(h, options.routingCacheBytes()), filters(h));
+        }
+    }
+
+    /**
+     * The head itself, if it is one {@link #prepareHead} made: a well-formed catalog of more than
+     * K occurrences is a wrong argument, not a damaged file (whose index would fail its CRC).
+     */
+    private Catalog prepared(Catalog h, String method) {
+        long k = objects.policy().groupSize();
+        if (h.virtualCount() > k) {
+            throw new IllegalArgumentException(method + ": head " + ref(h) + " is not a prepared query head: its catalog holds "
+                    + h.virtualCount() + " occurrences and a head holds at most K = " + k
+                    + " (pass the CatalogRef that prepareHead or indexSegment returned)");
+        }
+        return h;
     }
 
     /** The key filters of the chain below {@code head}, or null if the store keeps no filters. */
@@ -103,19 +144,31 @@ public final class MappedObjectStore implements ObjectStore {
 
     @Override
     public IndexedSegment indexSegment(ObjectId nativeId) throws IOException {
+        Objects.requireNonNull(nativeId, "nativeId");
         Catalog bottom = objects.index(nativeId, null, null);
         return openSegment(ref(objects.prepareHead(bottom, null)));
     }
 
     @Override
     public IndexedSegment openSegment(CatalogRef head) throws IOException {
-        Catalog h = catalog(head);
-        List<Catalog> path = new ArrayList<>();
-        for (Catalog c = h; c != null; c = c.main) {
-            h.index.corruption().require(c.secondary == null, IndexDirectory.inFile(IndexDirectory.TARGET_FLAGS + 1), "a segment chain has no secondary leaves");
-            path.add(c);
+        synchronized (objects) {
+            Catalog h = prepared(catalog(head, "head"), "openSegment");
+            List<Catalog> path = new ArrayList<>();
+            for (Catalog c = h; c != null; c = c.main) {
+                path.add(c);
+            }
+            for (int d = 0; d < path.size(); d++) {
+                Catalog c = path.get(d);
+                boolean bottom = d == path.size() - 1;
+                if (c.secondary != null || (!bottom && c.nativeReader.recordCount() > 0)) {
+                    throw new IllegalArgumentException("openSegment: head " + ref(h) + " is not a single segment's chain: catalog "
+                            + ref(c) + ", " + d + " below the head, " + (c.secondary != null ? "has a secondary leaf"
+                            : "holds " + c.nativeReader.recordCount() + " records of its own above the bottom run")
+                            + " (open a chain of several runs with openChain)");
+                }
+            }
+            return new SegmentView(objects, h, new Cascade(h, options.routingCacheBytes()), filters(h), path);
         }
-        return new SegmentView(new Cascade(h, options.routingCacheBytes()), filters(h), path);
     }
 
     @Override
@@ -123,15 +176,41 @@ public final class MappedObjectStore implements ObjectStore {
         objects.close();
     }
 
+    @Override
+    public String toString() {
+        return "MappedObjectStore[" + root + "]";
+    }
+
+    /** Every object a chain below {@code head} reads: each catalog's native, index and secondary leaf. */
+    private static List<ObjectId> objectsOf(Catalog head) {
+        List<ObjectId> ids = new ArrayList<>();
+        for (Catalog c = head; c != null; c = c.main) {
+            ids.add(c.nativeId);
+            ids.add(c.indexId);
+            if (c.secondary != null) {
+                ids.add(c.secondaryId);
+            }
+        }
+        return ids;
+    }
+
     /** A prepared chain. */
-    static class ChainView implements Chain {
+    static class ChainView extends Handle implements Chain {
         final Cascade cascade;
         /** The chain's key filters, or null when lookups go straight to the cascade. */
         private final ChainFilters filters;
+        private final CatalogRef head;
 
-        ChainView(Cascade cascade, ChainFilters filters) {
+        ChainView(OpenObjects objects, Catalog head, Cascade cascade, ChainFilters filters) {
+            super(objects, null, objectsOf(head));
             this.cascade = cascade;
             this.filters = filters;
+            this.head = ref(head);
+        }
+
+        @Override
+        String describe() {
+            return "chain with head " + head.nativeId() + "/" + head.indexId();
         }
 
         @Override
@@ -141,11 +220,13 @@ public final class MappedObjectStore implements ObjectStore {
 
         @Override
         public CatalogRef head() {
-            return ref(cascade.head());
+            return head;
         }
 
         @Override
         public Lookup get(byte[] key) {
+            Objects.requireNonNull(key, "key");
+            live();
             if (filters == null) {
                 return cascade.get(key, key.length);
             }
@@ -160,6 +241,7 @@ public final class MappedObjectStore implements ObjectStore {
 
         @Override
         public void verify() throws IOException {
+            live();
             cascade.head().verify();
             if (filters != null) {
                 filters.verify(cascade.head());
@@ -171,21 +253,120 @@ public final class MappedObjectStore implements ObjectStore {
     static final class SegmentView extends ChainView implements IndexedSegment {
         private final List<Catalog> path;
         private final Catalog bottom;
+        private final OpenObjects objects;
 
-        SegmentView(Cascade cascade, ChainFilters filters, List<Catalog> path) {
-            super(cascade, filters);
+        SegmentView(OpenObjects objects, Catalog head, Cascade cascade, ChainFilters filters, List<Catalog> path) {
+            super(objects, head, cascade, filters);
+            this.objects = objects;
             this.path = path;
             this.bottom = path.get(path.size() - 1);
         }
 
         @Override
+        String describe() {
+            return "segment of native " + bottom.nativeId + " (head " + head().nativeId() + "/" + head().indexId() + ")";
+        }
+
+        /** A fresh reader handle each call, living as long as this segment: closing it ends that handle alone. */
+        @Override
         public SegmentReader natives() {
-            return bottom.nativeReader;
+            live();
+            return new ReaderHandle(objects, this, bottom.nativeId, bottom.nativeReader);
         }
 
         @Override
         public SeekCursor cursor(KeyRange range) {
-            return new SegmentSeekCursor(cascade, new KeyMaterialiser(path), path.size() - 1, bottom.nativeReader, range);
+            Objects.requireNonNull(range, "range");
+            live();
+            return new Cursor(new SegmentSeekCursor(cascade, new KeyMaterialiser(path), path.size() - 1, bottom.nativeReader, range));
+        }
+
+        /** A seek cursor that checks, at every step, that its segment is still open (one volatile read or two). */
+        private final class Cursor implements SeekCursor {
+            private final SeekCursor c;
+
+            Cursor(SeekCursor c) {
+                this.c = c;
+            }
+
+            @Override
+            public boolean valid() {
+                live();
+                return c.valid();
+            }
+
+            @Override
+            public void seekToFirst() {
+                live();
+                c.seekToFirst();
+            }
+
+            @Override
+            public void seekToLast() {
+                live();
+                c.seekToLast();
+            }
+
+            @Override
+            public void seek(byte[] target) {
+                Objects.requireNonNull(target, "target");
+                live();
+                c.seek(target);
+            }
+
+            @Override
+            public void seekForPrev(byte[] target) {
+                Objects.requireNonNull(target, "target");
+                live();
+                c.seekForPrev(target);
+            }
+
+            @Override
+            public void next() {
+                live();
+                c.next();
+            }
+
+            @Override
+            public void prev() {
+                live();
+                c.prev();
+            }
+
+            @Override
+            public long ordinal() {
+                live();
+                return c.ordinal();
+            }
+
+            @Override
+            public int keyLength() {
+                live();
+                return c.keyLength();
+            }
+
+            @Override
+            public MemorySegment keyBuffer() {
+                live();
+                return c.keyBuffer();
+            }
+
+            @Override
+            public boolean isTombstone() {
+                live();
+                return c.isTombstone();
+            }
+
+            @Override
+            public MemorySegment value() {
+                live();
+                return c.value();
+            }
+
+            @Override
+            public void close() {
+                c.close();
+            }
         }
     }
 }

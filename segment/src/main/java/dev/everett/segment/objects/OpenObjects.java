@@ -10,15 +10,20 @@ import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexBuilder;
 import dev.everett.segment.index.IndexDirectory;
 import dev.everett.segment.index.IndexReader;
+import dev.everett.segment.io.AtomicFile;
+import dev.everett.segment.io.WrittenFiles;
 import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.natives.NativeWriter;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -27,6 +32,12 @@ import java.util.function.Supplier;
  * and {@code .index} for indexes. Opens each object once and shares the mapping; builds
  * catalogs (a native plus its index) and the empty-native routing heads that make a chain
  * queryable; reopens a chain from its head's identities.
+ *
+ * <p>Objects are immutable once published: a native or index is never written under an identity
+ * that exists ({@link FileAlreadyExistsException}, decided atomically when the file is linked in).
+ * The store counts how many open handles hold each object; {@link #delete} unmaps and deletes an
+ * object at once if none does, else as soon as the last one is released, and refuses new opens
+ * of it meanwhile.
  */
 public final class OpenObjects implements AutoCloseable {
     private final Path root;
@@ -37,6 +48,13 @@ public final class OpenObjects implements AutoCloseable {
     private final FilterPolicy filterPolicy;
     private final boolean verifyChecksums;
     private ObjectId emptyNative;
+    /** Identities handed out for writing whose first open may skip the CRC pass (see {@link WrittenFiles}). */
+    private final Set<ObjectId> writtenHere = new HashSet<>();
+    /** Open handles per object (an object a chain uses at several catalogs counts once per use). */
+    private final Map<ObjectId, Integer> holds = new HashMap<>();
+    /** Objects {@link #delete}d while held: deleted when the last hold is released. */
+    private final Set<ObjectId> deleting = new HashSet<>();
+    private volatile boolean closed;
     /** Where fresh identities come from: random unless a test fixes them (golden files). */
     private Supplier<ObjectId> ids = ObjectId::random;
 
@@ -89,29 +107,151 @@ public final class OpenObjects implements AutoCloseable {
         return id.path(root, ".filter");
     }
 
-    /** A writer for a new native object; the caller finishes it. */
+    /**
+     * A writer for a new native object; the caller finishes it.
+     *
+     * @throws FileAlreadyExistsException if the object exists (the writer's publish refuses it
+     *                                    atomically too, should another writer get there first)
+     */
     public NativeWriter newNative(ObjectId id, CommonWidthRule rule) throws IOException {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(rule, "rule");
         Path p = nativePath(id);
+        refuseExisting(p, id);
         Files.createDirectories(p.getParent());
-        return new NativeWriter(p, policy, rule);
+        NativeWriter w = new NativeWriter(p, policy, rule);
+        writing(id);
+        return w;
+    }
+
+    /** Notes that this store hands {@code id}'s native path to a writer of this process. */
+    synchronized void writing(ObjectId id) {
+        requireOpen();
+        writtenHere.add(id);
+    }
+
+    private static void refuseExisting(Path p, ObjectId id) throws FileAlreadyExistsException {
+        if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(p.toString(), null, "object " + id + " exists and objects are immutable once published");
+        }
     }
 
     synchronized NativeReader openNative(ObjectId id) throws IOException {
+        Objects.requireNonNull(id, "id");
+        requireOpenable(id);
         NativeReader r = natives.get(id);
         if (r == null) {
-            r = NativeReader.open(nativePath(id), policy, OpenMode.TYPED, verifyChecksums);
+            Path p = nativePath(id);
+            // A native this process sealed itself had its body CRC computed from the bytes it wrote.
+            boolean vouched = writtenHere.contains(id) && WrittenFiles.stillAsSealed(p);
+            r = NativeReader.open(p, policy, OpenMode.TYPED, verifyChecksums && !vouched);
+            writtenHere.remove(id);
             natives.put(id, r);
         }
         return r;
     }
 
     synchronized IndexReader openIndex(ObjectId id) throws IOException {
+        Objects.requireNonNull(id, "id");
+        requireOpenable(id);
         IndexReader r = indexes.get(id);
         if (r == null) {
             r = IndexReader.open(indexPath(id), policy);
             indexes.put(id, r);
         }
         return r;
+    }
+
+    private void requireOpenable(ObjectId id) {
+        requireOpen();
+        if (deleting.contains(id)) {
+            throw new IllegalStateException("object " + id + " under " + root + " is being deleted ("
+                    + holds.getOrDefault(id, 0) + " open handles still hold it); it cannot be opened again");
+        }
+    }
+
+    Path root() {
+        return root;
+    }
+
+    /** True once {@link #close()} ran (read without the lock: handles ask on every use). */
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Throws unless the store is open. */
+    synchronized void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("the object store at " + root + " is closed");
+        }
+    }
+
+    /** A handle takes a hold on each of {@code ids} (refused if one is being deleted). */
+    synchronized void hold(Iterable<ObjectId> ids) {
+        for (ObjectId id : ids) {
+            requireOpenable(id);
+        }
+        for (ObjectId id : ids) {
+            holds.merge(id, 1, Integer::sum);
+        }
+    }
+
+    /** A handle closed: releases its holds and deletes any object it was the last to hold and that waits for it. */
+    synchronized void release(Iterable<ObjectId> ids) throws IOException {
+        for (ObjectId id : ids) {
+            Integer n = holds.merge(id, -1, Integer::sum);
+            if (n != null && n <= 0) {
+                holds.remove(id);
+                if (deleting.remove(id) && !closed) {
+                    deleteNow(id);
+                }
+            }
+        }
+    }
+
+    /**
+     * Deletes object {@code id} (its native with its key filter, or its index): at once if no
+     * open handle holds it, else when the last one is released; meanwhile nothing may open it.
+     *
+     * @return true if the files are gone when this returns, false if deletion waits for handles
+     * @throws NoSuchFileException if the store has no object {@code id}
+     */
+    public synchronized boolean delete(ObjectId id) throws IOException {
+        Objects.requireNonNull(id, "id");
+        requireOpen();
+        if (!Files.exists(nativePath(id), LinkOption.NOFOLLOW_LINKS) && !Files.exists(indexPath(id), LinkOption.NOFOLLOW_LINKS)) {
+            throw new NoSuchFileException(nativePath(id).toString(), indexPath(id).toString(), "no object " + id + " in this store");
+        }
+        if (holds.getOrDefault(id, 0) > 0) {
+            deleting.add(id);
+            return false;
+        }
+        deleteNow(id);
+        return true;
+    }
+
+    private void deleteNow(ObjectId id) throws IOException {
+        NativeReader n = natives.remove(id);
+        IndexReader ix = indexes.remove(id);
+        KeyFilter f = filters.remove(id);
+        if (n != null) {
+            n.close();
+        }
+        if (ix != null) {
+            ix.close();
+        }
+        if (f != null) {
+            f.close();
+        }
+        if (id.equals(emptyNative)) {
+            emptyNative = null;
+        }
+        writtenHere.remove(id);
+        for (Path p : new Path[] {nativePath(id), filterPath(id), indexPath(id)}) {
+            WrittenFiles.forget(p);
+            Files.deleteIfExists(p);
+        }
+        AtomicFile.forceDirectory(nativePath(id).getParent());
     }
 
     /**
@@ -145,11 +285,18 @@ public final class OpenObjects implements AutoCloseable {
         return index(nativeId, main, secondaryId, freshId());
     }
 
-    /** As {@link #index(ObjectId, Catalog, ObjectId)}, under the given index identity. */
+    /**
+     * As {@link #index(ObjectId, Catalog, ObjectId)}, under the given index identity.
+     *
+     * @throws FileAlreadyExistsException if an index of that identity exists
+     */
     public Catalog index(ObjectId nativeId, Catalog main, ObjectId secondaryId, ObjectId indexId) throws IOException {
+        Objects.requireNonNull(nativeId, "nativeId");
+        Objects.requireNonNull(indexId, "indexId");
         NativeReader n = openNative(nativeId);
         NativeReader s = secondaryId == null ? null : openNative(secondaryId);
         Path p = indexPath(indexId);
+        refuseExisting(p, indexId);
         Files.createDirectories(p.getParent());
         new IndexBuilder(policy).build(p, nativeId, n, main, secondaryId, s);
         filter(nativeId, n);
@@ -193,6 +340,8 @@ public final class OpenObjects implements AutoCloseable {
      * indexes record and opening each secondary; a repeated index identity is a cycle.
      */
     public Catalog openChain(ObjectId nativeId, ObjectId indexId) throws IOException {
+        Objects.requireNonNull(nativeId, "nativeId");
+        Objects.requireNonNull(indexId, "indexId");
         return openChain(nativeId, indexId, new HashSet<>(), null);
     }
 
@@ -202,12 +351,25 @@ public final class OpenObjects implements AutoCloseable {
                 : referenced(parent, IndexDirectory.MAIN_INDEX_ID, "main target index", indexId, () -> openIndex(indexId));
         ix.corruption().require(seen.add(indexId), IndexDirectory.inFile(IndexDirectory.MAIN_INDEX_ID), "index chain has a cycle through " + indexId);
         IndexDirectory d = ix.directory();
+        if (parent == null && !d.nativeId().equals(nativeId) && describes(ix, d.nativeId())) {
+            // The pair came from the caller, and the index is that of another native the store
+            // holds: the caller paired them wrongly. An index naming a native the store does not
+            // hold, or one whose record count it does not describe, is damaged, and is refused as
+            // corruption when the catalog is bound below.
+            throw new IllegalArgumentException("catalog " + nativeId + "/" + indexId + " does not exist: index " + indexId
+                    + " indexes native " + d.nativeId() + ", not " + nativeId + " (pass a CatalogRef the store returned)");
+        }
         Catalog main = d.present()[0] ? openChain(d.mainNativeId(), d.mainIndexId(), seen, ix) : null;
         ObjectId sid = d.present()[1] ? d.secondaryId() : null;
         NativeReader s = sid == null ? null : referenced(ix, IndexDirectory.SECONDARY_ID, "secondary", sid, () -> openNative(sid));
         NativeReader n = parent == null ? openNative(nativeId)
                 : referenced(parent, IndexDirectory.MAIN_NATIVE_ID, "main target native", nativeId, () -> openNative(nativeId));
         return new Catalog(nativeId, n, indexId, ix, main, sid, s);
+    }
+
+    /** True if the store holds native {@code id} and {@code ix} describes as many records as it has. */
+    private boolean describes(IndexReader ix, ObjectId id) throws IOException {
+        return Files.isRegularFile(nativePath(id), LinkOption.NOFOLLOW_LINKS) && openNative(id).recordCount() == ix.nativeCount();
     }
 
     private interface Opener<T> {
@@ -229,11 +391,15 @@ public final class OpenObjects implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         natives.values().forEach(NativeReader::close);
         indexes.values().forEach(IndexReader::close);
         filters.values().forEach(KeyFilter::close);
         natives.clear();
         indexes.clear();
         filters.clear();
+        holds.clear();
+        deleting.clear();
+        writtenHere.clear();
     }
 }
