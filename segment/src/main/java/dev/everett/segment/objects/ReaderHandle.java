@@ -84,6 +84,12 @@ public final class ReaderHandle extends Handle implements SegmentReader {
     }
 
     @Override
+    public void verifyChecksum() {
+        live();
+        reader.verifyChecksum();
+    }
+
+    @Override
     public String toString() {
         return "ReaderHandle[" + reader.path() + "]";
     }
