@@ -5,7 +5,9 @@
         [--before-label old] [--after-label new] [--title "..."] [--out FILE.md]
 
 Entries are matched by benchmark and parameters (a --before or --after given twice reads its
-files as one set, later files replacing earlier entries, as bench/jmhfiles.py does). For each
+files as one set, later files replacing earlier entries, as bench/jmhfiles.py does; with
+--pool-forks the forks of the same entry in several files are pooled instead, for runs split
+into rounds that interleave the two sides). For each
 match it prints the median of the fork medians with the range over forks on both sides, the
 after/before time ratio with its range (from the extreme fork medians), and a verdict: "within
 noise" when the two fork ranges overlap, "slower" or "faster" when they do not. Entries present
@@ -31,9 +33,23 @@ def verdict(before, after):
     return "within noise"
 
 
-def compare(before_paths, after_paths, before_label, after_label, title):
-    before = {jmhfiles.key(e): summarise_benchmark(e) for e in jmhfiles.load(before_paths)}
-    after = {jmhfiles.key(e): summarise_benchmark(e) for e in jmhfiles.load(after_paths)}
+def pooled(paths):
+    """Every file's entries, the forks (rawData lists) of the same entry concatenated."""
+    merged = {}
+    for path in paths:
+        for e in jmhfiles.load([path]):
+            k = jmhfiles.key(e)
+            if k in merged:
+                merged[k]["primaryMetric"]["rawData"] = merged[k]["primaryMetric"]["rawData"] + e["primaryMetric"]["rawData"]
+            else:
+                merged[k] = e
+    return list(merged.values())
+
+
+def compare(before_paths, after_paths, before_label, after_label, title, pool=False):
+    load = pooled if pool else jmhfiles.load
+    before = {jmhfiles.key(e): summarise_benchmark(e) for e in load(before_paths)}
+    after = {jmhfiles.key(e): summarise_benchmark(e) for e in load(after_paths)}
     both = [k for k in after if k in before]
     lines = [f"## {title}", "",
              f"Before: {jmhfiles.describe(before_paths)} ({before_label}). "
@@ -71,9 +87,10 @@ def main(argv):
     p.add_argument("--before-label", default="before")
     p.add_argument("--after-label", default="after")
     p.add_argument("--title", default="Before and after")
+    p.add_argument("--pool-forks", action="store_true")
     p.add_argument("--out")
     args = p.parse_args(argv)
-    text = compare(args.before, args.after, args.before_label, args.after_label, args.title)
+    text = compare(args.before, args.after, args.before_label, args.after_label, args.title, args.pool_forks)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(text)

@@ -30,9 +30,9 @@ import java.nio.file.Path;
 
 /**
  * A native segment (KV02 in byte or bit units, or KV03), memory-mapped through one shared
- * {@link Arena} that {@link #close()} releases. After close every access throws
- * {@link IllegalStateException} from the closed arena: the mapping cannot be touched once it is
- * gone. The policy's format must match the file's directory magic.
+ * {@link Arena} that {@link #close()} releases. After close every call throws
+ * {@link IllegalStateException} naming the file (a cursor opened before, the closed arena's):
+ * the mapping cannot be touched once it is gone. The policy's format must match the file's directory magic.
  *
  * <p><b>Checked reads.</b> Unless opened with {@code verifyChecksums = false}, no record is read
  * from the body before its CRC32C has been checked: the first read of any kind (a cursor, a
@@ -230,26 +230,31 @@ public final class NativeReader implements SegmentReader {
 
     @Override
     public long recordCount() {
+        live();
         return envelope.recordCount();
     }
 
     @Override
     public long commonValueWidth() {
+        live();
         return envelope.commonWidthOrNone();
     }
 
     @Override
     public long fileBytes() {
+        live();
         return file.byteSize();
     }
 
     @Override
     public SegmentCursor cursor() {
+        live();
         return bitUnit() ? new BitCursor(this, typed()) : new ByteCursor(this, typed());
     }
 
     @Override
     public RecordLocation recordAt(long ordinal) {
+        live();
         long count = envelope.recordCount();
         if (ordinal < 0 || ordinal >= count) {
             throw new IndexOutOfBoundsException("record " + ordinal + " of " + count);
@@ -288,6 +293,7 @@ public final class NativeReader implements SegmentReader {
 
     @Override
     public void verifyChecksum() {
+        live();
         Typed t = parsed();
         FullScan.bodyCrc(file, envelope, corruption);
         synchronized (this) {
@@ -299,6 +305,7 @@ public final class NativeReader implements SegmentReader {
 
     @Override
     public VerifyReport verify() {
+        live();
         Typed t = parsed();
         NativeDirectory d = t.directory();
         FullScan.bodyCrc(file, envelope, corruption);
@@ -330,6 +337,17 @@ public final class NativeReader implements SegmentReader {
         return new VerifyReport(count, LittleEndian.ceilDiv(count, envelope.blockWidth()), nonCanonical[0] < 0, nonCanonical[0]);
     }
 
+    /**
+     * Refuses a call after {@link #close()}, naming the file (a reader that was handed out and
+     * closed must not answer from its header fields, nor fail with the closed arena's unnamed
+     * error). Cursors already open when the reader closed fail with the arena's error.
+     */
+    private void live() {
+        if (closed.get()) {
+            throw new IllegalStateException(path + ": this reader is closed");
+        }
+    }
+
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
@@ -339,7 +357,7 @@ public final class NativeReader implements SegmentReader {
 
     @Override
     public String toString() {
-        return "NativeReader[" + path + ", " + recordCount() + " records]";
+        return "NativeReader[" + path + ", " + envelope.recordCount() + " records]";
     }
 
     /** For tests: a corruption error attributed to this file. */
