@@ -54,7 +54,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * on it, recordAt must agree with the walk, and a file verify() calls canonical must be exactly
  * what our writer makes of its records.
  *
- * <p>Random choices use one seed, printed at the start; rerun with {@code -Deverett.seed=N}.
+ * <p>Random choices use one seed, named in every failure; rerun with {@code -Deverett.seed=N}.
  * Golden files over {@value #SAMPLE_ABOVE} bytes are probed at sampled positions.
  */
 public class CorruptionTest {
@@ -66,7 +66,6 @@ public class CorruptionTest {
     private static long seed() {
         String s = System.getProperty("everett.seed", "");
         long seed = s.isBlank() ? new Random().nextLong() : Long.parseLong(s.trim());
-        System.out.println("CorruptionTest seed " + seed + " (rerun with -Deverett.seed=" + seed + ")");
         return seed;
     }
 
