@@ -51,9 +51,10 @@ def compare(before_paths, after_paths, before_label, after_label, title, pool=Fa
     before = {jmhfiles.key(e): summarise_benchmark(e) for e in load(before_paths)}
     after = {jmhfiles.key(e): summarise_benchmark(e) for e in load(after_paths)}
     both = [k for k in after if k in before]
+    describe = (lambda ps: "the forks of " + ", ".join(f"`{x}`" for x in ps) + " pooled") if pool else jmhfiles.describe
     lines = [f"## {title}", "",
-             f"Before: {jmhfiles.describe(before_paths)} ({before_label}). "
-             f"After: {jmhfiles.describe(after_paths)} ({after_label}). "
+             f"Before: {describe(before_paths)} ({before_label}). "
+             f"After: {describe(after_paths)} ({after_label}). "
              "Median of fork medians, range over forks; the ratio is after time / before time "
              "(above 1: the change costs time), its range from the extreme fork medians.", "",
              f"| Benchmark | {before_label} | range | {after_label} | range | unit | forks | after/before | verdict |",
