@@ -16,8 +16,6 @@ usage: summarize.py --jmh RESULT.json [--sizes SIZES.json] [--out kv02.md]
                     [--command "how the run was started"] [--log run.log]
 """
 
-import argparse
-import json
 import os
 import platform
 import statistics
@@ -151,20 +149,10 @@ def status(ok):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--jmh", required=True, action="append",
-                    help="JMH result file (-rf json); repeat to update a full run with a partial re-run")
-    ap.add_argument("--sizes", help="SizeReport --json output")
-    ap.add_argument("--out", default="docs/benchmarks/kv02.md")
-    ap.add_argument("--command", action="append", default=[], help="command line(s) of the run, for the record")
-    ap.add_argument("--log", help="path of the run's console log, for the record")
-    args = ap.parse_args(argv)
+    args = jmhfiles.arguments(__doc__, "docs/benchmarks/kv02.md", sizes_help="SizeReport --json output").parse_args(argv)
 
     entries = jmhfiles.load(args.jmh)
-    sizes = None
-    if args.sizes:
-        with open(args.sizes, encoding="utf-8") as f:
-            sizes = json.load(f)
+    sizes = jmhfiles.load_json(args.sizes)
 
     results = {}
     for e in entries:
@@ -378,14 +366,7 @@ def main(argv):
         out(f"| `{n}` | {', '.join(fmt(x, 2) for x in r['fork_medians'])} |")
     out("")
 
-    text = "\n".join(lines)
-    out_dir = os.path.dirname(args.out)
-    if out_dir:
-        os.makedirs(out_dir, exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write(text)
-    print(text)
-    print(f"\nwrote {args.out}", file=sys.stderr)
+    jmhfiles.write_page(lines, args.out)
 
 
 if __name__ == "__main__":

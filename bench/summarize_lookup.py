@@ -16,8 +16,6 @@ usage: summarize_lookup.py --jmh RESULT.json [--sizes SIZES.json] [--out lookup.
                            [--command "how the run was started"] [--log run.log]
 """
 
-import argparse
-import json
 import math
 import os
 import sys
@@ -96,20 +94,10 @@ def sort_key(k):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--jmh", required=True, action="append",
-                    help="JMH result file (-rf json); repeat to update a full run with a partial re-run")
-    ap.add_argument("--sizes", help="LookupSizeReport --json output")
-    ap.add_argument("--out", default="docs/benchmarks/lookup.md")
-    ap.add_argument("--command", action="append", default=[], help="command line(s) of the run, for the record")
-    ap.add_argument("--log", help="path of the run's console log, for the record")
-    args = ap.parse_args(argv)
+    args = jmhfiles.arguments(__doc__, "docs/benchmarks/lookup.md", sizes_help="LookupSizeReport --json output").parse_args(argv)
 
     entries = jmhfiles.load(args.jmh)
-    sizes = None
-    if args.sizes:
-        with open(args.sizes, encoding="utf-8") as f:
-            sizes = json.load(f)
+    sizes = jmhfiles.load_json(args.sizes)
 
     everett, everett_bit, filtered, from_head, rocks, segment, other = {}, {}, {}, {}, {}, {}, []
     for e in entries:
@@ -519,14 +507,7 @@ def main(argv):
         out(f"| {r['name']} | {', '.join(us(x) for x in r['fork_medians'])} |")
     out("")
 
-    text = "\n".join(lines)
-    out_dir = os.path.dirname(args.out)
-    if out_dir:
-        os.makedirs(out_dir, exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write(text)
-    print(text)
-    print(f"\nwrote {args.out}", file=sys.stderr)
+    jmhfiles.write_page(lines, args.out)
 
 
 if __name__ == "__main__":

@@ -12,11 +12,7 @@ usage: summarize_merge.py --jmh RESULT.json [--out docs/benchmarks/merge.md]
                           [--command "how the run was started"] [--log run.log]
 """
 
-import argparse
-import json
 import os
-import platform
-import statistics
 import sys
 from datetime import datetime, timezone
 
@@ -111,13 +107,7 @@ def cell(r, digits=1):
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--jmh", required=True, action="append",
-                    help="JMH result file (-rf json); repeat to update a full run with a partial re-run")
-    ap.add_argument("--out", default="docs/benchmarks/merge.md")
-    ap.add_argument("--command", action="append", default=[], help="command line(s) of the run, for the record")
-    ap.add_argument("--log", help="path of the run's console log, for the record")
-    args = ap.parse_args(argv)
+    args = jmhfiles.arguments(__doc__, "docs/benchmarks/merge.md").parse_args(argv)
 
     entries = jmhfiles.load(args.jmh)
     results = [summarise(e) for e in entries]
@@ -319,14 +309,7 @@ def main(argv):
         out(f"| `{r['class']}.{r['method']}` | {params} | {', '.join(fmt(x, 2) for x in r['fork_medians'])} |")
     out("")
 
-    text = "\n".join(lines)
-    out_dir = os.path.dirname(args.out)
-    if out_dir:
-        os.makedirs(out_dir, exist_ok=True)
-    with open(args.out, "w", encoding="utf-8") as f:
-        f.write(text)
-    print(text)
-    print(f"\nwrote {args.out}", file=sys.stderr)
+    jmhfiles.write_page(lines, args.out)
 
 
 WHAT = """## How to run
