@@ -147,6 +147,24 @@ def status(ok):
         return "n/a"
     return "**met**" if ok else "**not met**"
 
+def machine_lines(out, first):
+    """The machine, the JVM and the forks' flags, from the first JMH entry: every page's record."""
+    mi = machine_info()
+    out(f"- Machine: {mi['cores']} cores ({mi['cpu']}), {mi.get('memory', 'unknown memory')}, {mi['os']}.")
+    out(f"- JVM: {first.get('vmName', '?')} {first.get('vmVersion', '?')} (JDK {first.get('jdkVersion', '?')}), "
+        f"JMH {first.get('jmhVersion', '?')}.")
+    out(f"- JVM flags of the forks: `{' '.join(first.get('jvmArgs', []))}`.")
+
+
+def source_lines(out, args):
+    """The commands of the run and its raw files (JMH JSON, sizes when the page has them, console log)."""
+    for c in args.command:
+        out(f"- Command: `{c}`")
+    sizes = getattr(args, "sizes", None)
+    out("- Raw JMH JSON: " + jmhfiles.describe(args.jmh) + (f"; sizes: `{sizes}`" if sizes else "")
+        + (f"; console log: `{args.log}`" if args.log else "") + ".")
+
+
 
 def main(argv):
     args = jmhfiles.arguments(__doc__, "docs/benchmarks/kv02.md", sizes_help="SizeReport --json output").parse_args(argv)
@@ -341,21 +359,14 @@ def main(argv):
 
     out("## How this was run")
     out("")
-    mi = machine_info()
-    out(f"- Machine: {mi['cores']} cores ({mi['cpu']}), {mi.get('memory', 'unknown memory')}, {mi['os']}.")
-    out(f"- JVM: {first.get('vmName', '?')} {first.get('vmVersion', '?')} (JDK {first.get('jdkVersion', '?')}), "
-        f"JMH {first.get('jmhVersion', '?')}.")
-    out(f"- JVM flags of the forks: `{' '.join(first.get('jvmArgs', []))}`.")
+    machine_lines(out, first)
     out(f"- JMH settings (first benchmark): {first.get('forks')} forks, {first.get('warmupIterations')} × "
         f"{first.get('warmupTime')} warm-up, {first.get('measurementIterations')} × {first.get('measurementTime')} "
         f"measurement, mode {first.get('mode')}, {first.get('threads')} thread(s).")
     params = first.get("params")
     if params:
         out(f"- Parameters: {', '.join(f'{k} = {v}' for k, v in params.items())} (`auto` = files under /dev/shm).")
-    for c in args.command:
-        out(f"- Command: `{c}`")
-    out("- Raw JMH JSON: " + jmhfiles.describe(args.jmh) + (f"; sizes: `{args.sizes}`" if args.sizes else "")
-        + (f"; console log: `{args.log}`" if args.log else "") + ".")
+    source_lines(out, args)
     out("")
     out("## Per-fork medians")
     out("")

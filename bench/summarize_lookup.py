@@ -477,19 +477,12 @@ def main(argv):
     out("")
     out("## How this was run")
     out("")
-    mi = base.machine_info()
-    out(f"- Machine: {mi['cores']} cores ({mi['cpu']}), {mi.get('memory', 'unknown memory')}, {mi['os']}.")
-    out(f"- JVM: {first.get('vmName', '?')} {first.get('vmVersion', '?')} (JDK {first.get('jdkVersion', '?')}), "
-        f"JMH {first.get('jmhVersion', '?')}.")
-    out(f"- JVM flags of the forks: `{' '.join(first.get('jvmArgs', []))}`.")
+    base.machine_lines(out, first)
     out(f"- JMH settings (first benchmark): {first.get('forks')} forks, {first.get('warmupIterations')} × "
         f"{first.get('warmupTime')} warm-up, {first.get('measurementIterations')} × {first.get('measurementTime')} "
         f"measurement, mode {first.get('mode')}, {first.get('threads')} thread(s); 8,192 lookups per operation "
         f"(`@OperationsPerInvocation`), scores divided accordingly.")
-    for c in args.command:
-        out(f"- Command: `{c}`")
-    out("- Raw JMH JSON: " + jmhfiles.describe(args.jmh) + (f"; sizes: `{args.sizes}`" if args.sizes else "")
-        + (f"; console log: `{args.log}`" if args.log else "") + ".")
+    base.source_lines(out, args)
     out("")
     out("## Per-fork medians (µs per lookup)")
     out("")

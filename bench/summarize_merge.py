@@ -17,7 +17,7 @@ import sys
 from datetime import datetime, timezone
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from summarize import fmt, fmt_ratio, machine_info, median, ratio, status  # noqa: E402  (shared with the KV02 summary)
+from summarize import fmt, fmt_ratio, machine_lines, median, ratio, source_lines, status  # noqa: E402  (shared with the KV02 summary)
 import jmhfiles  # noqa: E402
 
 POLICIES = ["byte-fixed8", "byte-variable8-24", "bit-fixed13", "bit-variable8-24"]
@@ -279,12 +279,8 @@ def main(argv):
     # ---- how this was run ---------------------------------------------------------------------
     out("## How this was run")
     out("")
-    mi = machine_info()
     first = entries[0]
-    out(f"- Machine: {mi['cores']} cores ({mi['cpu']}), {mi.get('memory', 'unknown memory')}, {mi['os']}.")
-    out(f"- JVM: {first.get('vmName', '?')} {first.get('vmVersion', '?')} (JDK {first.get('jdkVersion', '?')}), "
-        f"JMH {first.get('jmhVersion', '?')}.")
-    out(f"- JVM flags of the forks: `{' '.join(first.get('jvmArgs', []))}`.")
+    machine_lines(out, first)
     seen = set()
     for r in results:
         e = r["entry"]
@@ -295,9 +291,7 @@ def main(argv):
         out(f"- `{r['class']}.{r['method']}`: {e.get('forks')} forks, {e.get('warmupIterations')} × "
             f"{e.get('warmupTime')} warm-up, {e.get('measurementIterations')} × {e.get('measurementTime')} "
             f"measurement, mode {e.get('mode')}.")
-    for c in args.command:
-        out(f"- Command: `{c}`")
-    out(f"- Raw JMH JSON: {jmhfiles.describe(args.jmh)}" + (f"; console log: `{args.log}`" if args.log else "") + ".")
+    source_lines(out, args)
     out("")
     out(WHAT)
     out("## Per-fork medians")
