@@ -10,12 +10,18 @@ package dev.everett.segment.io;
  */
 final class Crc32cCombine {
     private static final int POLY = 0x82F63B78;
-    private static final int[] X_POW_2K = new int[32];
+    /**
+     * x^(2^k) mod P for every k a length can reach: {@link #xPow8n} starts at k = 3 (one byte is
+     * x^8) and a length has at most 63 bits. The table must not wrap at 32 as zlib's does for its
+     * polynomial: for CRC32C, x^(2^32) mod P is x^2, not x, so wrapping gave wrong checksums for
+     * every length of 2^29 bytes (512 MiB) or more.
+     */
+    private static final int[] X_POW_2K = new int[3 + 63];
 
     static {
         int p = 1 << 30; // x^1, reflected
         X_POW_2K[0] = p;
-        for (int k = 1; k < 32; k++) {
+        for (int k = 1; k < X_POW_2K.length; k++) {
             p = multiply(p, p);
             X_POW_2K[k] = p;
         }
@@ -46,7 +52,7 @@ final class Crc32cCombine {
         int k = 3;
         while (n != 0) {
             if ((n & 1) != 0) {
-                p = multiply(X_POW_2K[k & 31], p);
+                p = multiply(X_POW_2K[k], p);
             }
             n >>>= 1;
             k++;
@@ -56,6 +62,9 @@ final class Crc32cCombine {
 
     /** crc(A ‖ B) from crc(A), crc(B) and |B| in bytes (CRC values as {@code CRC32C.getValue()} gives them). */
     static long combine(long crcA, long crcB, long lengthB) {
+        if (lengthB < 0) {
+            throw new IllegalArgumentException("lengthB: expected a byte count >= 0, got " + lengthB);
+        }
         return Integer.toUnsignedLong(multiply(xPow8n(lengthB), (int) crcA) ^ (int) crcB);
     }
 }

@@ -32,4 +32,30 @@ class Crc32cCombineTest {
             assertEquals(whole, combined, "seed " + seed + " length " + b.length + " cut " + cut);
         }
     }
+
+    /**
+     * Parts of 512 MiB and more: the lengths where a table of x^(2^k) wrapped at k = 32 went
+     * wrong (a merged run of 1.2 GB came out with a body CRC its own reader refused). B is A's
+     * bytes followed by zeros, checksummed directly in 1 MiB steps (CRC32C runs at several GB/s).
+     */
+    @Test
+    void combiningPartsOfHalfAGigabyteAndMore() {
+        byte[] head = "a part before a long run of zeros".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] zeros = new byte[1 << 20];
+        long[] lengths = {(1L << 29) - 1, 1L << 29, (1L << 29) + 12_345, (1L << 30) + 7, (1L << 31) + 3};
+        CRC32C a = new CRC32C();
+        a.update(head);
+        for (long length : lengths) {
+            CRC32C whole = new CRC32C();
+            whole.update(head);
+            CRC32C tail = new CRC32C();
+            for (long done = 0; done < length; ) {
+                int n = (int) Math.min(zeros.length, length - done);
+                whole.update(zeros, 0, n);
+                tail.update(zeros, 0, n);
+                done += n;
+            }
+            assertEquals(whole.getValue(), Crc32cCombine.combine(a.getValue(), tail.getValue(), length), "length " + length);
+        }
+    }
 }
