@@ -49,8 +49,8 @@ import org.rocksdb.SstFileWriter;
  * <ul>
  *   <li>{@link #everettCompaction}: {@code SegmentFiles.compaction(runs oldest first)} with
  *       {@code targetFileBytes(targetMiB)} and dropped tombstones (a bottommost output, as
- *       RocksDB's), {@code step(4096)} until done, {@code finish()}: the job verifies each input in
- *       full, merges on encoded records, publishes every output (force, atomic rename, force the
+ *       RocksDB's), {@code step(4096)} until done, {@code finish()}: the job checks each input's
+ *       body CRC, merges on encoded records, publishes every output (force, atomic rename, force the
  *       directory) and indexes it. Outputs are deleted after each invocation (untimed).</li>
  *   <li>{@link #rocksCompactRange}: before each invocation (untimed) a fresh DB (compression off,
  *       auto compactions off, {@code target_file_size_base = targetMiB}) ingests the four runs,

@@ -95,7 +95,7 @@ class SegmentCompaction implements CompactionJob {
     private final ValueMerger values;
     private final TombstonePolicy tombstones;
     private final long targetFileBytes;
-    /** How the outputs' object stores are opened: with the key filters asked for the outputs. */
+    /** How the outputs' object stores are opened ({@link SegmentFiles#writingOptions}). */
     private final dev.everett.api.ObjectStoreOptions outputOptions;
     /** Started once every input's checksum has been checked. */
     private MergeJob merge;
@@ -113,7 +113,7 @@ class SegmentCompaction implements CompactionJob {
         this.values = values;
         this.tombstones = tombstones;
         this.targetFileBytes = targetFileBytes;
-        this.outputOptions = segments.options().withFilters(filters);
+        this.outputOptions = segments.writingOptions(filters);
         boolean ok = false;
         try {
             long total = 0;

@@ -97,7 +97,7 @@ public final class SegmentFiles implements AutoCloseable {
     public List<SegmentMeta> flush(SortedEntries entries, long targetFileBytes, byte[] hostBlob, FilterPolicy filters) throws IOException {
         requireOpen();
         Objects.requireNonNull(entries, "entries");
-        ObjectStoreOptions outputOptions = options.withFilters(Objects.requireNonNull(filters, "filters"));
+        ObjectStoreOptions outputOptions = writingOptions(Objects.requireNonNull(filters, "filters"));
         if (targetFileBytes < 1) {
             throw new IllegalArgumentException("target file bytes must be at least 1, got " + targetFileBytes);
         }
@@ -139,6 +139,18 @@ public final class SegmentFiles implements AutoCloseable {
                 deleteQuietly(written);
             }
         }
+    }
+
+    /**
+     * How a new segment's own object store is opened while it is written, indexed and described:
+     * with the key filters asked for it, and no routing cache. That store is closed as soon as
+     * the segment's metadata is read (two cascade descents), and every reader opens the segment
+     * again through {@link #open}, with this directory's routing cache; a cache filled here
+     * (decoding up to {@link ObjectStoreOptions#routingCacheBytes()} of routing samples per
+     * output) would be thrown away unread.
+     */
+    ObjectStoreOptions writingOptions(FilterPolicy filters) {
+        return options.withFilters(filters).withRoutingCacheBytes(0);
     }
 
     /** One flush output being written. */
