@@ -8,7 +8,6 @@ import dev.everett.store.ReadOptions;
 import dev.everett.store.WriteBatch;
 import dev.everett.store.WriteOptions;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,15 +47,16 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * A Kafka Streams key-value bytes store on one EverettDB per task.
  *
  * <p><b>Writes</b> go to the memtable as they come and, with {@link EverettStoreOptions#writeAheadLog()},
- * to the write-ahead log first (written, not forced). <b>Commits</b> write the changelog offsets and
- * the query position in one atomic batch, with the log forced to disk when
- * {@link EverettStoreOptions#syncCommits()}: since the log is sequential, a commit that is
- * on disk has every record written before it on disk too, so after a crash the committed offset never
- * runs ahead of the data (it may lag it: the changelog from that offset is replayed, which rewrites
- * the same values). The store therefore {@linkplain #managesOffsets() manages its own offsets}.
- * Without the log (the default), records and commits stay in the memtable until a flush to
- * segments (when it fills, and at close), which persists them together; a crash loses both
- * together.
+ * to the write-ahead log first (written, not forced). The store {@linkplain #managesOffsets() manages
+ * its own changelog offsets}: it keeps them in memory and writes them, with the query position, as
+ * one atomic batch behind the records they cover (its <em>bookkeeping</em>), so what the database
+ * holds never runs ahead of the data (it may lag it: the changelog from that offset is replayed,
+ * which rewrites the same values). With the log, every commit writes its bookkeeping, forced to
+ * disk when {@link EverettStoreOptions#syncCommits()}. Without it (the default), records and
+ * bookkeeping stay in the memtable until a flush to segments (when it fills, and at close) persists
+ * them together, so a commit only needs to reach the memtable before the next flush: it is written
+ * once {@link #bookkeepingLagBytes} of records followed the last one written, and always before a
+ * flush the store asks for.
  *
  * <p><b>Restoration</b> from the changelog keeps the newest value of each restored key in a
  * {@link RestoreBuffer} and writes them, in key order, as one batch without the write-ahead log when
@@ -94,6 +94,17 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
      */
     private final WriteOptions restoreOptions = new WriteOptions().setDisableWAL(true);
     private WriteOptions commitOptions;
+    /**
+     * Without the log: how many bytes of records may follow the last bookkeeping written before a
+     * commit writes its own; the offsets a memtable flush persists lag its records by at most this.
+     * With the log, 0: every commit is written (and the log makes it durable on its own).
+     */
+    private long bookkeepingLagBytes;
+    /** Bytes of records written since the last bookkeeping. */
+    private long writtenSinceBookkeeping;
+    /** A commit was made since the last bookkeeping written (its offsets and position are not in the database yet). */
+    private boolean bookkeepingPending;
+    private CommittedOffsets committed;
     private final RestoreStatistics restoreStatistics = new RestoreStatistics();
 
     private StateStoreContext context;
@@ -135,6 +146,10 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         // A quarter of a memtable: a full buffer drains into the memtable without switching it
         // more than once, and the heap a restoring store holds stays near its memtable budget.
         restoreBuffer = new RestoreBuffer(Math.max(1, dbOptions.writeBufferSize() / 4));
+        // A 64th of a memtable: a crash replays at most that much more changelog than it must.
+        bookkeepingLagBytes = options.writeAheadLog() ? 0 : Math.max(1, dbOptions.writeBufferSize() / 64);
+        writtenSinceBookkeeping = 0;
+        bookkeepingPending = false;
         db = openDatabase(dbOptions);
         try {
             checkFormat();
@@ -151,6 +166,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             db.put(statusOptions, StoreKeys.STATUS, OPEN);
             byte[] stored = db.get(StoreKeys.POSITION);
             position = stored == null ? Position.emptyPosition() : PositionCodec.decode(stored, name);
+            committed = CommittedOffsets.read(db, name, directory);
         } catch (RuntimeException e) {
             closeDatabaseQuietly();
             throw e;
@@ -257,12 +273,19 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public synchronized void put(Bytes key, byte[] value) {
         Objects.requireNonNull(key, "key cannot be null");
         validateOpenAndRestored();
+        byte[] stored = StoreKeys.data(key.get());
         if (value == null) {
-            db.delete(writeOptions, StoreKeys.data(key.get()));
+            db.delete(writeOptions, stored);
         } else {
-            db.put(writeOptions, StoreKeys.data(key.get()), value);
+            db.put(writeOptions, stored, value);
         }
+        written(stored, value);
         updatePosition();
+    }
+
+    /** Counts a record's bytes towards the next bookkeeping. */
+    private void written(byte[] storedKey, byte[] value) {
+        writtenSinceBookkeeping += storedKey.length + (value == null ? 0 : value.length);
     }
 
     @Override
@@ -281,11 +304,13 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         try (WriteBatch batch = new WriteBatch()) {
             for (KeyValue<Bytes, byte[]> entry : entries) {
                 Objects.requireNonNull(entry.key, "key cannot be null");
+                byte[] stored = StoreKeys.data(entry.key.get());
                 if (entry.value == null) {
-                    batch.delete(StoreKeys.data(entry.key.get()));
+                    batch.delete(stored);
                 } else {
-                    batch.put(StoreKeys.data(entry.key.get()), entry.value);
+                    batch.put(stored, entry.value);
                 }
+                written(stored, entry.value);
             }
             db.write(writeOptions, batch);
         }
@@ -373,34 +398,26 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             flushCount++;
             restoredSinceFlush = false;
         }
-        try (WriteBatch batch = new WriteBatch()) {
-            if (changelogOffsets.isEmpty()) {
-                for (byte[] key : offsetKeys()) {
-                    batch.delete(key);
-                }
-            }
-            for (Map.Entry<TopicPartition, Long> entry : changelogOffsets.entrySet()) {
-                byte[] key = StoreKeys.offset(entry.getKey());
-                if (entry.getValue() == null) {
-                    batch.delete(key);
-                } else {
-                    batch.put(key, ByteBuffer.allocate(Long.BYTES).putLong(entry.getValue()).array());
-                }
-            }
-            batch.put(StoreKeys.POSITION, PositionCodec.encode(position));
-            db.write(commitOptions, batch);
+        committed.update(changelogOffsets);
+        bookkeepingPending = true;
+        // Without the log, the memtable holding the records this commit covers is persisted by a
+        // flush, and whichever bookkeeping it holds then lags those records; so a commit is written
+        // only once enough records followed the last one written (and always before a flush the
+        // store asks for), which bounds how much changelog a crash replays beyond what it must.
+        if (writtenSinceBookkeeping >= bookkeepingLagBytes) {
+            writeBookkeeping();
         }
     }
 
-    private List<byte[]> offsetKeys() {
-        List<byte[]> keys = new ArrayList<>();
-        try (EverettIterator offsets = db.newIterator(new ReadOptions()
-                .setIterateLowerBound(StoreKeys.OFFSET_PREFIX).setIterateUpperBound(StoreKeys.OFFSET_END))) {
-            for (offsets.seekToFirst(); offsets.isValid(); offsets.next()) {
-                keys.add(offsets.key());
-            }
+    /** Writes the committed offsets and the position as one batch, behind every record written before. */
+    private void writeBookkeeping() {
+        try (WriteBatch batch = new WriteBatch()) {
+            committed.writeTo(batch);
+            batch.put(StoreKeys.POSITION, PositionCodec.encode(position));
+            db.write(commitOptions, batch);
         }
-        return keys;
+        writtenSinceBookkeeping = 0;
+        bookkeepingPending = false;
     }
 
     @Override
@@ -408,15 +425,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         if (!open) {
             return null;
         }
-        byte[] stored = db.get(StoreKeys.offset(partition));
-        if (stored == null) {
-            return null;
-        }
-        if (stored.length != Long.BYTES) {
-            throw new ProcessorStateException("Everett store " + name + ": committed offset of " + partition
-                    + " has " + stored.length + " bytes, expected " + Long.BYTES);
-        }
-        return ByteBuffer.wrap(stored).getLong();
+        return committed.get(partition);
     }
 
     @Override
@@ -431,6 +440,9 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         openIterators.clear();
         try {
             drainRestored();
+            if (bookkeepingPending) {
+                writeBookkeeping();
+            }
             // What only the memtable holds would be lost at close: without the log, everything since
             // the last flush; with it, records restored (around the log) since then, behind which a
             // logged older value of the same key would reappear at reopen.
@@ -523,6 +535,12 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             }
         }
         return true;
+    }
+
+    /** Flushes the memtable as it is, bookkeeping pending or not, as when it fills up (tests). */
+    synchronized void flushMemTable() {
+        validateOpenAndRestored();
+        db.flush();
     }
 
     synchronized int flushCount() {

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.everett.api.Policy;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -213,6 +214,58 @@ class StoreLifecycleTest {
         assertThrows(TaskCorruptedException.class, () -> StoreHarness.open(
                 EverettStores.persistentKeyValueStore("nolog", noLog), crashedExactlyOnce.toFile(),
                 Map.of(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)));
+    }
+
+    /**
+     * Without the log a commit reaches the memtable lazily, once a 64th of a memtable of records
+     * followed the last one written: a memtable flushed at any moment (as when it fills) then holds
+     * an offset that never runs ahead of its records and lags the last commit by at most that many
+     * records. A crash image taken after such a flush reopens with that offset and every record it
+     * covers; a clean close writes the last commit.
+     */
+    @Test
+    void withoutTheLogAFlushPersistsAnOffsetThatLagsItsRecordsByABoundedAmount() throws IOException {
+        long memtableBytes = 64 << 10;
+        long lagBytes = memtableBytes / 64;
+        EverettStoreOptions noLog = EverettStoreOptions.defaults().withDbOptions(db -> db.setWriteBufferSize(memtableBytes));
+        Path live = temp.resolve("lagging");
+        var opened = StoreHarness.open(EverettStores.persistentKeyValueStore("lagging", noLog), live.toFile());
+        EverettKeyValueStore store = (EverettKeyValueStore) opened.store();
+        int records = 1_000;
+        int recordBytes = 1 + 5 + Long.BYTES;            // the record prefix, the key, the value
+        for (int i = 0; i < records; i++) {
+            store.put(key(String.format("k%04d", i)), longBytes(i));
+            store.commit(Map.of(CHANGELOG, (long) i));
+            assertEquals((long) i, store.committedOffset(CHANGELOG), "the store reads back its latest commit");
+        }
+        store.flushMemTable();
+        Path crashed = temp.resolve("lagging-crash");
+        copyTree(live, crashed);
+        store.close();
+
+        var afterCrash = StoreHarness.open(EverettStores.persistentKeyValueStore("lagging", noLog), crashed.toFile());
+        try {
+            Long offset = afterCrash.store().committedOffset(CHANGELOG);
+            assertTrue(offset != null && offset >= records - 1 - lagBytes / recordBytes - 1,
+                    "the flushed offset lags the last commit (" + (records - 1) + ") by at most " + lagBytes
+                            + " bytes of records (" + recordBytes + " each): " + offset);
+            for (int i = 0; i <= offset; i++) {
+                assertArrayEquals(longBytes(i), afterCrash.store().get(key(String.format("k%04d", i))),
+                        "record " + i + " is covered by the flushed offset " + offset);
+            }
+        } finally {
+            afterCrash.store().close();
+        }
+        var reopened = StoreHarness.open(EverettStores.persistentKeyValueStore("lagging", noLog), live.toFile());
+        try {
+            assertEquals(records - 1L, reopened.store().committedOffset(CHANGELOG), "a clean close writes the last commit");
+        } finally {
+            reopened.store().close();
+        }
+    }
+
+    private static byte[] longBytes(long value) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
