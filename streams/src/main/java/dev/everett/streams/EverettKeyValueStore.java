@@ -60,8 +60,10 @@ import org.apache.kafka.streams.state.KeyValueStore;
  *
  * <p><b>Restoration</b> from the changelog keeps the newest value of each restored key in a
  * {@link RestoreBuffer} and writes them, in key order, as one batch without the write-ahead log when
- * the buffer fills or before the store is next read, written or committed; the next commit flushes the
- * memtable to segments once, before it records an offset that covers those records.
+ * the buffer fills or before the store is next read, written or committed. With the log, the next
+ * commit flushes the memtable to segments once, before it logs an offset that covers those records;
+ * without it, restored records are written as processed ones are, and persisted with their offsets
+ * by the next memtable flush.
  *
  * <p><b>Iterators</b> read an implicit snapshot taken when they are created, so writes and commits
  * made while one is open are not seen by it (as with RocksDB's iterators); the store closes those
@@ -114,9 +116,13 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private RestoreBuffer restoreBuffer;
     private volatile boolean open;
     private Position position = Position.emptyPosition();
-    /** Records were restored since the last flush: flush before offsets cover them. */
-    private boolean restoredSinceFlush;
-    /** Flushes this store asked for (one per commit that follows restoration). */
+    /**
+     * With the log: records were restored (around it) since the last flush, so flush before logged
+     * offsets cover them. Without the log every write goes around it, and the next memtable flush
+     * persists restored records with the offsets that cover them, as it does processed ones.
+     */
+    private boolean restoredAroundTheLog;
+    /** Flushes this store asked for (with the log, one per commit that follows restoration). */
     private int flushCount;
 
     EverettKeyValueStore(String name, StoreFormat format, EverettStoreOptions options) {
@@ -392,11 +398,11 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         if (!open) {
             return;
         }
-        if (restoredSinceFlush) {
+        if (restoredAroundTheLog) {
             drainRestored();
             db.flush();
             flushCount++;
-            restoredSinceFlush = false;
+            restoredAroundTheLog = false;
         }
         committed.update(changelogOffsets);
         bookkeepingPending = true;
@@ -446,7 +452,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             // What only the memtable holds would be lost at close: without the log, everything since
             // the last flush; with it, records restored (around the log) since then, behind which a
             // logged older value of the same key would reappear at reopen.
-            if (!options.writeAheadLog() || restoredSinceFlush) {
+            if (!options.writeAheadLog() || restoredAroundTheLog) {
                 db.flush();
             }
             db.put(statusOptions, StoreKeys.STATUS, CLOSED);
@@ -554,7 +560,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     /**
      * Restores changelog batches through the {@link RestoreBuffer} (written without the log when it
-     * fills or before the next other operation); the next commit flushes them first.
+     * fills or before the next other operation); with the log, the next commit flushes them first.
      */
     private final class Restorer implements BatchingStateRestoreCallback {
         @Override
@@ -568,7 +574,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                         restoreBuffer.drainTo(db, restoreOptions);
                     }
                 }
-                restoredSinceFlush = true;
+                restoredAroundTheLog = options.writeAheadLog();
             }
             restoreStatistics.add(records.size(), System.nanoTime() - start);
         }
