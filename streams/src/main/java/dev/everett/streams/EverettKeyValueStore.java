@@ -8,7 +8,6 @@ import dev.everett.store.ReadOptions;
 import dev.everett.store.WriteBatch;
 import dev.everett.store.WriteOptions;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,20 +47,23 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * A Kafka Streams key-value bytes store on one EverettDB per task.
  *
  * <p><b>Writes</b> go to the memtable as they come and, with {@link EverettStoreOptions#writeAheadLog()},
- * to the write-ahead log first (written, not forced). <b>Commits</b> write the changelog offsets and
- * the query position in one atomic batch, with the log forced to disk when
- * {@link EverettStoreOptions#syncCommits()}: since the log is sequential, a commit that is
- * on disk has every record written before it on disk too, so after a crash the committed offset never
- * runs ahead of the data (it may lag it: the changelog from that offset is replayed, which rewrites
- * the same values). The store therefore {@linkplain #managesOffsets() manages its own offsets}.
- * Without the log (the default), records and commits stay in the memtable until a flush to
- * segments (when it fills, and at close), which persists them together; a crash loses both
- * together.
+ * to the write-ahead log first (written, not forced). The store {@linkplain #managesOffsets() manages
+ * its own changelog offsets}: it keeps them in memory and writes them, with the query position, as
+ * one atomic batch behind the records they cover (its <em>bookkeeping</em>), so what the database
+ * holds never runs ahead of the data (it may lag it: the changelog from that offset is replayed,
+ * which rewrites the same values). With the log, every commit writes its bookkeeping, forced to
+ * disk when {@link EverettStoreOptions#syncCommits()}. Without it (the default), records and
+ * bookkeeping stay in the memtable until a flush to segments (when it fills, and at close) persists
+ * them together, so a commit only needs to reach the memtable before the next flush: it is written
+ * once {@link #bookkeepingLagBytes} of records followed the last one written, and always before a
+ * flush the store asks for.
  *
  * <p><b>Restoration</b> from the changelog keeps the newest value of each restored key in a
  * {@link RestoreBuffer} and writes them, in key order, as one batch without the write-ahead log when
- * the buffer fills or before the store is next read, written or committed; the next commit flushes the
- * memtable to segments once, before it records an offset that covers those records.
+ * the buffer fills or before the store is next read, written or committed. With the log, the next
+ * commit flushes the memtable to segments once, before it logs an offset that covers those records;
+ * without it, restored records are written as processed ones are, and persisted with their offsets
+ * by the next memtable flush.
  *
  * <p><b>Iterators</b> read an implicit snapshot taken when they are created, so writes and commits
  * made while one is open are not seen by it (as with RocksDB's iterators); the store closes those
@@ -94,6 +96,17 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
      */
     private final WriteOptions restoreOptions = new WriteOptions().setDisableWAL(true);
     private WriteOptions commitOptions;
+    /**
+     * Without the log: how many bytes of records may follow the last bookkeeping written before a
+     * commit writes its own; the offsets a memtable flush persists lag its records by at most this.
+     * With the log, 0: every commit is written (and the log makes it durable on its own).
+     */
+    private long bookkeepingLagBytes;
+    /** Bytes of records written since the last bookkeeping. */
+    private long writtenSinceBookkeeping;
+    /** A commit was made since the last bookkeeping written (its offsets and position are not in the database yet). */
+    private boolean bookkeepingPending;
+    private CommittedOffsets committed;
     private final RestoreStatistics restoreStatistics = new RestoreStatistics();
 
     private StateStoreContext context;
@@ -103,9 +116,13 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private RestoreBuffer restoreBuffer;
     private volatile boolean open;
     private Position position = Position.emptyPosition();
-    /** Records were restored since the last flush: flush before offsets cover them. */
-    private boolean restoredSinceFlush;
-    /** Flushes this store asked for (one per commit that follows restoration). */
+    /**
+     * With the log: records were restored (around it) since the last flush, so flush before logged
+     * offsets cover them. Without the log every write goes around it, and the next memtable flush
+     * persists restored records with the offsets that cover them, as it does processed ones.
+     */
+    private boolean restoredAroundTheLog;
+    /** Flushes this store asked for (with the log, one per commit that follows restoration). */
     private int flushCount;
 
     EverettKeyValueStore(String name, StoreFormat format, EverettStoreOptions options) {
@@ -135,6 +152,10 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         // A quarter of a memtable: a full buffer drains into the memtable without switching it
         // more than once, and the heap a restoring store holds stays near its memtable budget.
         restoreBuffer = new RestoreBuffer(Math.max(1, dbOptions.writeBufferSize() / 4));
+        // A 64th of a memtable: a crash replays at most that much more changelog than it must.
+        bookkeepingLagBytes = options.writeAheadLog() ? 0 : Math.max(1, dbOptions.writeBufferSize() / 64);
+        writtenSinceBookkeeping = 0;
+        bookkeepingPending = false;
         db = openDatabase(dbOptions);
         try {
             checkFormat();
@@ -151,6 +172,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             db.put(statusOptions, StoreKeys.STATUS, OPEN);
             byte[] stored = db.get(StoreKeys.POSITION);
             position = stored == null ? Position.emptyPosition() : PositionCodec.decode(stored, name);
+            committed = CommittedOffsets.read(db, name, directory);
         } catch (RuntimeException e) {
             closeDatabaseQuietly();
             throw e;
@@ -257,12 +279,19 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public synchronized void put(Bytes key, byte[] value) {
         Objects.requireNonNull(key, "key cannot be null");
         validateOpenAndRestored();
+        byte[] stored = StoreKeys.data(key.get());
         if (value == null) {
-            db.delete(writeOptions, StoreKeys.data(key.get()));
+            db.delete(writeOptions, stored);
         } else {
-            db.put(writeOptions, StoreKeys.data(key.get()), value);
+            db.put(writeOptions, stored, value);
         }
+        written(stored, value);
         updatePosition();
+    }
+
+    /** Counts a record's bytes towards the next bookkeeping. */
+    private void written(byte[] storedKey, byte[] value) {
+        writtenSinceBookkeeping += storedKey.length + (value == null ? 0 : value.length);
     }
 
     @Override
@@ -281,11 +310,13 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         try (WriteBatch batch = new WriteBatch()) {
             for (KeyValue<Bytes, byte[]> entry : entries) {
                 Objects.requireNonNull(entry.key, "key cannot be null");
+                byte[] stored = StoreKeys.data(entry.key.get());
                 if (entry.value == null) {
-                    batch.delete(StoreKeys.data(entry.key.get()));
+                    batch.delete(stored);
                 } else {
-                    batch.put(StoreKeys.data(entry.key.get()), entry.value);
+                    batch.put(stored, entry.value);
                 }
+                written(stored, entry.value);
             }
             db.write(writeOptions, batch);
         }
@@ -367,40 +398,32 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         if (!open) {
             return;
         }
-        if (restoredSinceFlush) {
+        if (restoredAroundTheLog) {
             drainRestored();
             db.flush();
             flushCount++;
-            restoredSinceFlush = false;
+            restoredAroundTheLog = false;
         }
-        try (WriteBatch batch = new WriteBatch()) {
-            if (changelogOffsets.isEmpty()) {
-                for (byte[] key : offsetKeys()) {
-                    batch.delete(key);
-                }
-            }
-            for (Map.Entry<TopicPartition, Long> entry : changelogOffsets.entrySet()) {
-                byte[] key = StoreKeys.offset(entry.getKey());
-                if (entry.getValue() == null) {
-                    batch.delete(key);
-                } else {
-                    batch.put(key, ByteBuffer.allocate(Long.BYTES).putLong(entry.getValue()).array());
-                }
-            }
-            batch.put(StoreKeys.POSITION, PositionCodec.encode(position));
-            db.write(commitOptions, batch);
+        committed.update(changelogOffsets);
+        bookkeepingPending = true;
+        // Without the log, the memtable holding the records this commit covers is persisted by a
+        // flush, and whichever bookkeeping it holds then lags those records; so a commit is written
+        // only once enough records followed the last one written (and always before a flush the
+        // store asks for), which bounds how much changelog a crash replays beyond what it must.
+        if (writtenSinceBookkeeping >= bookkeepingLagBytes) {
+            writeBookkeeping();
         }
     }
 
-    private List<byte[]> offsetKeys() {
-        List<byte[]> keys = new ArrayList<>();
-        try (EverettIterator offsets = db.newIterator(new ReadOptions()
-                .setIterateLowerBound(StoreKeys.OFFSET_PREFIX).setIterateUpperBound(StoreKeys.OFFSET_END))) {
-            for (offsets.seekToFirst(); offsets.isValid(); offsets.next()) {
-                keys.add(offsets.key());
-            }
+    /** Writes the committed offsets and the position as one batch, behind every record written before. */
+    private void writeBookkeeping() {
+        try (WriteBatch batch = new WriteBatch()) {
+            committed.writeTo(batch);
+            batch.put(StoreKeys.POSITION, PositionCodec.encode(position));
+            db.write(commitOptions, batch);
         }
-        return keys;
+        writtenSinceBookkeeping = 0;
+        bookkeepingPending = false;
     }
 
     @Override
@@ -408,15 +431,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         if (!open) {
             return null;
         }
-        byte[] stored = db.get(StoreKeys.offset(partition));
-        if (stored == null) {
-            return null;
-        }
-        if (stored.length != Long.BYTES) {
-            throw new ProcessorStateException("Everett store " + name + ": committed offset of " + partition
-                    + " has " + stored.length + " bytes, expected " + Long.BYTES);
-        }
-        return ByteBuffer.wrap(stored).getLong();
+        return committed.get(partition);
     }
 
     @Override
@@ -431,10 +446,13 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         openIterators.clear();
         try {
             drainRestored();
+            if (bookkeepingPending) {
+                writeBookkeeping();
+            }
             // What only the memtable holds would be lost at close: without the log, everything since
             // the last flush; with it, records restored (around the log) since then, behind which a
             // logged older value of the same key would reappear at reopen.
-            if (!options.writeAheadLog() || restoredSinceFlush) {
+            if (!options.writeAheadLog() || restoredAroundTheLog) {
                 db.flush();
             }
             db.put(statusOptions, StoreKeys.STATUS, CLOSED);
@@ -525,6 +543,12 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return true;
     }
 
+    /** Flushes the memtable as it is, bookkeeping pending or not, as when it fills up (tests). */
+    synchronized void flushMemTable() {
+        validateOpenAndRestored();
+        db.flush();
+    }
+
     synchronized int flushCount() {
         return flushCount;
     }
@@ -536,7 +560,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     /**
      * Restores changelog batches through the {@link RestoreBuffer} (written without the log when it
-     * fills or before the next other operation); the next commit flushes them first.
+     * fills or before the next other operation); with the log, the next commit flushes them first.
      */
     private final class Restorer implements BatchingStateRestoreCallback {
         @Override
@@ -550,7 +574,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                         restoreBuffer.drainTo(db, restoreOptions);
                     }
                 }
-                restoredSinceFlush = true;
+                restoredAroundTheLog = options.writeAheadLog();
             }
             restoreStatistics.add(records.size(), System.nanoTime() - start);
         }

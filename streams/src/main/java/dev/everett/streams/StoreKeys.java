@@ -45,6 +45,27 @@ final class StoreKeys {
         return meta("offset/" + partition.topic() + "/" + partition.partition());
     }
 
+    /**
+     * The partition a committed-offset key names (the inverse of {@link #offset}).
+     *
+     * @throws IllegalArgumentException if {@code key} is not {@code offset/<topic>/<partition>}
+     */
+    static TopicPartition partitionOfOffset(byte[] key) {
+        if (key.length <= OFFSET_PREFIX.length || !Arrays.equals(key, 0, OFFSET_PREFIX.length, OFFSET_PREFIX, 0, OFFSET_PREFIX.length)) {
+            throw new IllegalArgumentException("not a committed-offset key offset/<topic>/<partition>: " + Arrays.toString(key));
+        }
+        String name = new String(key, OFFSET_PREFIX.length, key.length - OFFSET_PREFIX.length, StandardCharsets.US_ASCII);
+        int slash = name.lastIndexOf('/');
+        if (slash <= 0) {
+            throw new IllegalArgumentException("committed-offset key offset/" + name + " has no '/' between topic and partition");
+        }
+        try {
+            return new TopicPartition(name.substring(0, slash), Integer.parseInt(name.substring(slash + 1)));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("committed-offset key offset/" + name + " has no partition number after its last '/'", e);
+        }
+    }
+
     /** The record key of a store key: {@link #DATA} then the key's bytes. */
     static byte[] data(byte[] key) {
         byte[] stored = new byte[key.length + 1];

@@ -52,7 +52,7 @@ import org.apache.kafka.streams.state.ValueAndTimestamp;
  *       bytes on disk once it closed;</li>
  *   <li><b>restore</b>: a changelog of {@code records} updates of the {@code keys} keys, handed to the
  *       store's restore callback in batches of 1,000 as Kafka Streams does, then the commit that
- *       follows restoration (for an Everett store, the flush to segments).</li>
+ *       follows restoration (for an Everett store with its log, the flush to segments).</li>
  * </ol>
  *
  * Each timed phase follows an untimed warm-up of a tenth of the records in its own directory. The

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.everett.api.Policy;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,8 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Restoration, close and reopen, and the directories an Everett store refuses to open. */
 class StoreLifecycleTest {
@@ -40,15 +43,19 @@ class StoreLifecycleTest {
 
     /**
      * Restores a changelog (puts, overwrites and deletes) through the batching callback, then commits:
-     * the contents match the changelog's last values, the restored records are flushed once (before
-     * the commit records an offset covering them), and they survive close and reopen.
+     * the contents match the changelog's last values and survive close and reopen. With the log,
+     * the restored records (written around it) are flushed once, before the commit logs an offset
+     * covering them; without it, as processed records, they wait for the next memtable flush.
      */
-    @Test
-    void restoresThroughTheBatchingCallbackThenFlushesOnce() {
+    @ParameterizedTest(name = "write-ahead log {0}")
+    @ValueSource(booleans = {false, true})
+    void restoresThroughTheBatchingCallbackThenFlushesOnceWithTheLog(boolean log) {
         long seed = Seeds.seed();
         SplittableRandom random = new SplittableRandom(seed);
         TreeMap<Bytes, byte[]> model = new TreeMap<>();
-        var opened = StoreHarness.open(EverettStores.persistentKeyValueStore("restored"), temp.toFile());
+        EverettStoreOptions options = EverettStoreOptions.defaults().withWriteAheadLog(log);
+        int flushes = log ? 1 : 0;
+        var opened = StoreHarness.open(EverettStores.persistentKeyValueStore("restored", options), temp.toFile());
         EverettKeyValueStore store = (EverettKeyValueStore) opened.store();
         BatchingStateRestoreCallback restore = assertInstanceOf(BatchingStateRestoreCallback.class,
                 opened.context().restoreCallback(), "the store registers a batching restore callback");
@@ -69,15 +76,15 @@ class StoreLifecycleTest {
         }
         assertEquals(0, store.flushCount(), Seeds.replay(seed) + ": restored batches are not flushed one by one");
         store.commit(Map.of(CHANGELOG, (long) records));
-        assertEquals(1, store.flushCount(), Seeds.replay(seed) + ": the commit after restoration flushes once");
+        assertEquals(flushes, store.flushCount(), Seeds.replay(seed) + ": the commit after restoration flushes once with the log only");
         store.commit(Map.of(CHANGELOG, (long) records + 1));
-        assertEquals(1, store.flushCount(), Seeds.replay(seed) + ": later commits do not flush again");
+        assertEquals(flushes, store.flushCount(), Seeds.replay(seed) + ": later commits do not flush again");
         assertEquals(records, store.restoreStatistics().records());
         assertEquals(records / 2_000, store.restoreStatistics().batches());
         assertContents(model, store, Seeds.replay(seed));
         store.close();
 
-        var reopened = StoreHarness.open(EverettStores.persistentKeyValueStore("restored"), temp.toFile());
+        var reopened = StoreHarness.open(EverettStores.persistentKeyValueStore("restored", options), temp.toFile());
         try {
             assertContents(model, reopened.store(), Seeds.replay(seed) + " after reopen");
             assertEquals(records + 1L, reopened.store().committedOffset(CHANGELOG));
@@ -213,6 +220,58 @@ class StoreLifecycleTest {
         assertThrows(TaskCorruptedException.class, () -> StoreHarness.open(
                 EverettStores.persistentKeyValueStore("nolog", noLog), crashedExactlyOnce.toFile(),
                 Map.of(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)));
+    }
+
+    /**
+     * Without the log a commit reaches the memtable lazily, once a 64th of a memtable of records
+     * followed the last one written: a memtable flushed at any moment (as when it fills) then holds
+     * an offset that never runs ahead of its records and lags the last commit by at most that many
+     * records. A crash image taken after such a flush reopens with that offset and every record it
+     * covers; a clean close writes the last commit.
+     */
+    @Test
+    void withoutTheLogAFlushPersistsAnOffsetThatLagsItsRecordsByABoundedAmount() throws IOException {
+        long memtableBytes = 64 << 10;
+        long lagBytes = memtableBytes / 64;
+        EverettStoreOptions noLog = EverettStoreOptions.defaults().withDbOptions(db -> db.setWriteBufferSize(memtableBytes));
+        Path live = temp.resolve("lagging");
+        var opened = StoreHarness.open(EverettStores.persistentKeyValueStore("lagging", noLog), live.toFile());
+        EverettKeyValueStore store = (EverettKeyValueStore) opened.store();
+        int records = 1_000;
+        int recordBytes = 1 + 5 + Long.BYTES;            // the record prefix, the key, the value
+        for (int i = 0; i < records; i++) {
+            store.put(key(String.format("k%04d", i)), longBytes(i));
+            store.commit(Map.of(CHANGELOG, (long) i));
+            assertEquals((long) i, store.committedOffset(CHANGELOG), "the store reads back its latest commit");
+        }
+        store.flushMemTable();
+        Path crashed = temp.resolve("lagging-crash");
+        copyTree(live, crashed);
+        store.close();
+
+        var afterCrash = StoreHarness.open(EverettStores.persistentKeyValueStore("lagging", noLog), crashed.toFile());
+        try {
+            Long offset = afterCrash.store().committedOffset(CHANGELOG);
+            assertTrue(offset != null && offset >= records - 1 - lagBytes / recordBytes - 1,
+                    "the flushed offset lags the last commit (" + (records - 1) + ") by at most " + lagBytes
+                            + " bytes of records (" + recordBytes + " each): " + offset);
+            for (int i = 0; i <= offset; i++) {
+                assertArrayEquals(longBytes(i), afterCrash.store().get(key(String.format("k%04d", i))),
+                        "record " + i + " is covered by the flushed offset " + offset);
+            }
+        } finally {
+            afterCrash.store().close();
+        }
+        var reopened = StoreHarness.open(EverettStores.persistentKeyValueStore("lagging", noLog), live.toFile());
+        try {
+            assertEquals(records - 1L, reopened.store().committedOffset(CHANGELOG), "a clean close writes the last commit");
+        } finally {
+            reopened.store().close();
+        }
+    }
+
+    private static byte[] longBytes(long value) {
+        return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
     }
 
     private static void copyTree(Path from, Path to) throws IOException {
