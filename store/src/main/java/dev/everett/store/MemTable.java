@@ -1,10 +1,6 @@
 package dev.everett.store;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
-import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -25,14 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * the table concurrently. Once {@link #freeze() frozen} it takes no new versions and waits to be
  * flushed (sweeps may still drop versions no snapshot needs).
  *
- * <p>The keys live in a skip list of our own whose nodes are the chains themselves: each holds
- * its key's first 16 bytes as two unsigned longs, so a search compares inside the node it has
- * just loaded and reads the key array only where two keys share those 16 bytes. A put into a
- * {@code ConcurrentSkipListMap} of boxed keys cost three dependent cache misses per hop (index
- * node, data node, key array) and was most of a random put's time. The single writer makes the
- * list simple: a node is fully built, then linked bottom level first with release stores, and
- * readers follow links with acquire loads; nodes are never unlinked, so a reader's position stays
- * valid and a step forward is one load.
+ * <p>The chains are found through a {@link ChainIndex}, a skip list in {@code int} slabs that
+ * compares keys by 16-byte prefixes held in its nodes.
  */
 final class MemTable {
 
@@ -65,11 +55,8 @@ final class MemTable {
     /** Every version of one key held here, newest first; also the key's skip-list node. */
     static final class Chain {
         final byte[] key;
-        /** The key's bytes 0–7 and 8–15, big-endian, zero past its end: their order is the keys' where they differ. */
-        private final long prefix0;
-        private final long prefix1;
-        /** Successors, one per level of this node (index 0 is the list of every key). */
-        private final Chain[] next;
+        /** The key's node in the table's {@link ChainIndex}. */
+        final int node;
         volatile Version newest;
         /**
          * Set before a version is unlinked to the sequence number of the version that superseded
@@ -80,32 +67,10 @@ final class MemTable {
         /** Some version was dropped: the chain no longer shows all of the key's history here. */
         private volatile boolean pruned;
 
-        Chain(byte[] key, long prefix0, long prefix1, int height, Version newest) {
+        Chain(byte[] key, int node, Version newest) {
             this.key = key;
-            this.prefix0 = prefix0;
-            this.prefix1 = prefix1;
-            this.next = new Chain[height];
+            this.node = node;
             this.newest = newest;
-        }
-
-        /** The next key's chain in this table, or null (any thread). */
-        Chain next() {
-            return next(0);
-        }
-
-        private Chain next(int level) {
-            return (Chain) NEXT.getAcquire(next, level);
-        }
-
-        /** Compares this node's key with {@code key}, whose prefixes are given; unsigned byte order. */
-        private int compareTo(byte[] key, long p0, long p1) {
-            if (prefix0 != p0) {
-                return Long.compareUnsigned(prefix0, p0);
-            }
-            if (prefix1 != p1) {
-                return Long.compareUnsigned(prefix1, p1);
-            }
-            return Arrays.compareUnsigned(this.key, key);
         }
 
         /** The newest version with sequence ≤ {@code seq}, or null. */
@@ -169,18 +134,7 @@ final class MemTable {
         }
     }
 
-    /** Highest node level; 12 levels of fan-out 4 index 16 million keys, far above any memtable's count. */
-    private static final int MAX_HEIGHT = 12;
-    private static final VarHandle NEXT = MethodHandles.arrayElementVarHandle(Chain[].class);
-    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-
-    /** The list's head: no key, every level. */
-    private final Chain head = new Chain(null, 0, 0, MAX_HEIGHT, null);
-    /** Levels in use (readers may start lower than the writer has reached, which only costs a hop). */
-    private volatile int height = 1;
-    // Writer's own state (one writer at a time, handed over under the commit lock).
-    private final Chain[] preds = new Chain[MAX_HEIGHT];
-    private final SplittableRandom levels = new SplittableRandom(0x5EED_CAFEL);
+    private final ChainIndex index = new ChainIndex();
     private final AtomicLong approximateBytes = new AtomicLong();
     private final AtomicLong versions = new AtomicLong();
     private volatile long keys;
@@ -208,29 +162,10 @@ final class MemTable {
      */
     Chain add(byte[] key, long seq, byte type, byte[] value) {
         Version v = new Version(seq, type, value, null);
-        long p0 = prefix(key, 0);
-        long p1 = prefix(key, 8);
-        int top = height;
-        Chain candidate = search(key, p0, p1, false, top, preds).next(0);
-        Chain chain = candidate != null && candidate.compareTo(key, p0, p1) == 0 ? candidate : null;
+        Chain chain = index.addIfAbsent(key, v);
         versions.incrementAndGet();
         approximateBytes.addAndGet(charge(key, value));
         if (chain == null) {
-            int h = randomHeight();
-            for (int level = top; level < h; level++) {
-                preds[level] = head;
-            }
-            Chain fresh = new Chain(key, p0, p1, h, v);
-            for (int level = 0; level < h; level++) {
-                fresh.next[level] = preds[level].next(level);
-            }
-            // Bottom level first: a reader that meets the node at a level has it at every lower one.
-            for (int level = 0; level < h; level++) {
-                NEXT.setRelease(preds[level].next, level, fresh);
-            }
-            if (h > top) {
-                height = h;
-            }
             keys++; // one writer
         } else {
             synchronized (chain) {
@@ -242,27 +177,6 @@ final class MemTable {
             maxSeq = seq;
         }
         return chain;
-    }
-
-    /** A node height: 1, and one more with probability 1/4 each time (RocksDB's branching). */
-    private int randomHeight() {
-        int h = 1;
-        while (h < MAX_HEIGHT && (levels.nextInt() & 3) == 0) {
-            h++;
-        }
-        return h;
-    }
-
-    /** Bytes {@code from} to {@code from + 7} of {@code key} as a big-endian unsigned long, zero past its end. */
-    private static long prefix(byte[] key, int from) {
-        if (key.length >= from + 8) {
-            return (long) LONG_BE.get(key, from);
-        }
-        long p = 0;
-        for (int i = from; i < from + 8; i++) {
-            p = (p << 8) | (i < key.length ? key[i] & 0xFF : 0);
-        }
-        return p;
     }
 
     /** Drops the versions of {@code chain} (one of this table's) no read point in {@code keep} needs. */
@@ -306,7 +220,7 @@ final class MemTable {
 
     /** Drops, across the whole table, versions no read point in {@code keep} needs. */
     void sweep(ReadPoints keep) {
-        for (Chain chain = first(); chain != null; chain = chain.next()) {
+        for (Chain chain = first(); chain != null; chain = next(chain)) {
             if (chain.newest.older != null) {
                 synchronized (chain) {
                     chain.prune(keep, this);
@@ -323,8 +237,8 @@ final class MemTable {
      * dropped meanwhile: the caller reads again at the latest sequence number.
      */
     Version get(byte[] key, long seq, boolean unregistered) {
-        Chain chain = ceiling(key, true);
-        if (chain == null || !Arrays.equals(chain.key, key)) {
+        Chain chain = index.find(key);
+        if (chain == null) {
             return null;
         }
         Version v = chain.visibleAt(seq);
@@ -382,60 +296,26 @@ final class MemTable {
 
     /** The first key's chain, or null if the table is empty. */
     Chain first() {
-        return head.next(0);
+        return index.first();
+    }
+
+    /** The chain of the key after {@code chain}'s (one of this table's), or null. */
+    Chain next(Chain chain) {
+        return index.next(chain);
     }
 
     /** The last key's chain, or null if the table is empty. */
     Chain last() {
-        Chain x = head;
-        for (int level = height - 1; level >= 0; level--) {
-            for (Chain n = x.next(level); n != null; n = x.next(level)) {
-                x = n;
-            }
-        }
-        return x == head ? null : x;
+        return index.last();
     }
 
     /** The chain of the first key ≥ {@code key} (> if not {@code inclusive}), or null. */
     Chain ceiling(byte[] key, boolean inclusive) {
-        return before(key, !inclusive).next(0);
+        return index.ceiling(key, inclusive);
     }
 
     /** The chain of the last key ≤ {@code key} (< if not {@code inclusive}), or null. */
     Chain floor(byte[] key, boolean inclusive) {
-        Chain x = before(key, inclusive);
-        return x == head ? null : x;
-    }
-
-    /** The last node whose key is < {@code key} (≤ if {@code orEqual}), or the head. */
-    private Chain before(byte[] key, boolean orEqual) {
-        return search(key, prefix(key, 0), prefix(key, 8), orEqual, height, null);
-    }
-
-    /**
-     * The last node whose key is < {@code key} (≤ if {@code orEqual}), or the head, searching
-     * from level {@code top - 1} down; the node where the search left each level goes to
-     * {@code preds} if given.
-     */
-    private Chain search(byte[] key, long p0, long p1, boolean orEqual, int top, Chain[] preds) {
-        Chain x = head;
-        for (int level = top - 1; level >= 0; level--) {
-            for (;;) {
-                Chain n = x.next(level);
-                if (n == null) {
-                    break;
-                }
-                int c = n.compareTo(key, p0, p1);
-                if (c < 0 || (orEqual && c == 0)) {
-                    x = n;
-                } else {
-                    break;
-                }
-            }
-            if (preds != null) {
-                preds[level] = x;
-            }
-        }
-        return x;
+        return index.floor(key, inclusive);
     }
 }

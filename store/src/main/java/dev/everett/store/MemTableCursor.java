@@ -40,7 +40,7 @@ final class MemTableCursor implements SourceCursor {
 
     @Override
     public void next() {
-        forward(chain.next());
+        forward(table.next(chain));
     }
 
     @Override
@@ -91,7 +91,7 @@ final class MemTableCursor implements SourceCursor {
                 current = v;
                 return;
             }
-            c = ahead ? c.next() : table.floor(c.key, false);
+            c = ahead ? table.next(c) : table.floor(c.key, false);
         }
         chain = null;
         current = null;

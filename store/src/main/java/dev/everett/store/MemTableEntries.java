@@ -16,6 +16,7 @@ final class MemTableEntries implements SortedEntries {
 
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
+    private final MemTable table;
     private MemTable.Chain following;
     private MemTable.Chain chain;
     private MemTable.Version current;
@@ -23,6 +24,7 @@ final class MemTableEntries implements SortedEntries {
     private long cancelled;
 
     MemTableEntries(MemTable table) {
+        this.table = table;
         this.following = table.first();
     }
 
@@ -30,7 +32,7 @@ final class MemTableEntries implements SortedEntries {
     public boolean next() {
         while (following != null) {
             MemTable.Chain c = following;
-            following = c.next();
+            following = table.next(c);
             MemTable.Version newest = c.newest;
             MemTable.Version older = newest.older;
             if (newest.type == WriteBatch.SINGLE_DELETE && older != null && older.type == WriteBatch.PUT

@@ -64,7 +64,7 @@ class MemTableSkipListTest {
             // Forward by links, backward by searches.
             List<byte[]> keys = new ArrayList<>(model.keySet());
             int i = 0;
-            for (MemTable.Chain c = mem.first(); c != null; c = c.next()) {
+            for (MemTable.Chain c = mem.first(); c != null; c = mem.next(c)) {
                 assertArrayEquals(keys.get(i++), c.key);
             }
             assertEquals(keys.size(), i);
