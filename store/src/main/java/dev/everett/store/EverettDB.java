@@ -321,7 +321,9 @@ public final class EverettDB implements AutoCloseable {
 
     /** Stores {@code value} under {@code key} with the given durability. */
     public void put(WriteOptions options, byte[] key, byte[] value) {
-        write(options, new WriteBatch().put(key, value));
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        write(options, new WriteBatch(WriteBatch.encodedSize(key.length, value.length)).put(key, value));
     }
 
     /** Removes {@code key} (a no-op if absent). */
