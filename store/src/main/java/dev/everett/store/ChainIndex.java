@@ -192,11 +192,11 @@ final class ChainIndex {
         int node = free;
         int s = slab(node);
         if (slab(node + ints - 1) != s) {
+            if (s + 1 >= SLABS) {
+                throw new IllegalStateException("memtable index exceeds its largest slab (2^30 ints)");
+            }
             node = (1 << (s + 1 + FIRST_BITS)) - (1 << FIRST_BITS); // the next slab's first entry
             s++;
-        }
-        if (s >= SLABS || node > Integer.MAX_VALUE - (1 << FIRST_BITS) - ints) {
-            throw new IllegalStateException("memtable index exceeds 2^30 ints");
         }
         if (slabs[s] == null) {
             slabs[s] = new int[1 << (s + FIRST_BITS)];
