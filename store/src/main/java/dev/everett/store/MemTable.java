@@ -52,7 +52,7 @@ final class MemTable {
         }
     }
 
-    /** Every version of one key held here, newest first; also the key's skip-list node. */
+    /** Every version of one key held here, newest first, found through its node in the table's {@link ChainIndex}. */
     static final class Chain {
         final byte[] key;
         /** The key's node in the table's {@link ChainIndex}. */
