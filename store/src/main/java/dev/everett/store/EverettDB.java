@@ -321,7 +321,9 @@ public final class EverettDB implements AutoCloseable {
 
     /** Stores {@code value} under {@code key} with the given durability. */
     public void put(WriteOptions options, byte[] key, byte[] value) {
-        write(options, new WriteBatch().put(key, value));
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        write(options, new WriteBatch(WriteBatch.encodedSize(key.length, value.length)).put(key, value));
     }
 
     /** Removes {@code key} (a no-op if absent). */
@@ -692,18 +694,24 @@ public final class EverettDB implements AutoCloseable {
         Snapshot at = readPoint(options, true);
         ReadView v = at.view;
         try {
-            MemTable[] tables = v.tables;
-            SourceCursor[] sources = new SourceCursor[tables.length + 1];
-            for (int i = 0; i < tables.length; i++) {
-                sources[i] = new MemTableCursor(tables[i], at.seq);
+            // A memtable empty now holds nothing the iterator can see (whatever it takes later
+            // is newer than the read point, and everything older was added before it was
+            // published), so it is left out; with every memtable empty (after a flush, say) the
+            // segments are the only source and the iterator steps them with no merge at all.
+            List<SourceCursor> sources = new ArrayList<>(v.tables.length + 1);
+            for (MemTable table : v.tables) {
+                if (!table.isEmpty()) {
+                    sources.add(new MemTableCursor(table, at.seq));
+                }
             }
             byte[] lo = options.lowerBoundView();
             byte[] hi = options.upperBoundView();
             boolean empty = lo != null && hi != null && Arrays.compareUnsigned(lo, hi) >= 0;
             TreeCursor segments = v.version.cursor(empty ? KeyRange.all() : new KeyRange(lo, hi));
-            sources[tables.length] = new TreeSource(segments);
+            sources.add(new TreeSource(segments));
+            SourceCursor cursor = sources.size() == 1 ? sources.getFirst() : new MergingCursor(sources.toArray(SourceCursor[]::new));
             long seq = at.seq;
-            return new EverettIterator(this, new MergingCursor(sources), lo, hi, () -> {
+            return new EverettIterator(this, cursor, lo, hi, () -> {
                 v.release();
                 releaseReadPoint(seq, false);
             });

@@ -83,7 +83,7 @@ public final class EverettIterator implements AutoCloseable {
     /** The current key (a new array). */
     public byte[] key() {
         checkValid();
-        return cursor.key().clone();
+        return cursor.keyCopy();
     }
 
     /** The current value (a new array). */

@@ -1,8 +1,6 @@
 package dev.everett.store;
 
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -22,6 +20,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>One writer at a time (the commit group's leader) adds versions; any number of readers walk
  * the table concurrently. Once {@link #freeze() frozen} it takes no new versions and waits to be
  * flushed (sweeps may still drop versions no snapshot needs).
+ *
+ * <p>The chains are found through a {@link ChainIndex}, a skip list in {@code int} slabs that
+ * compares keys by 16-byte prefixes held in its nodes.
  */
 final class MemTable {
 
@@ -51,9 +52,11 @@ final class MemTable {
         }
     }
 
-    /** Every version of one key held here, newest first. */
+    /** Every version of one key held here, newest first, found through its node in the table's {@link ChainIndex}. */
     static final class Chain {
         final byte[] key;
+        /** The key's node in the table's {@link ChainIndex}. */
+        final int node;
         volatile Version newest;
         /**
          * Set before a version is unlinked to the sequence number of the version that superseded
@@ -64,8 +67,9 @@ final class MemTable {
         /** Some version was dropped: the chain no longer shows all of the key's history here. */
         private volatile boolean pruned;
 
-        Chain(byte[] key, Version newest) {
+        Chain(byte[] key, int node, Version newest) {
             this.key = key;
+            this.node = node;
             this.newest = newest;
         }
 
@@ -130,7 +134,7 @@ final class MemTable {
         }
     }
 
-    private final ConcurrentSkipListMap<byte[], Chain> chains = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+    private final ChainIndex index = new ChainIndex();
     private final AtomicLong approximateBytes = new AtomicLong();
     private final AtomicLong versions = new AtomicLong();
     private volatile long keys;
@@ -158,8 +162,7 @@ final class MemTable {
      */
     Chain add(byte[] key, long seq, byte type, byte[] value) {
         Version v = new Version(seq, type, value, null);
-        Chain fresh = new Chain(key, v);
-        Chain chain = chains.putIfAbsent(key, fresh);
+        Chain chain = index.addIfAbsent(key, v);
         versions.incrementAndGet();
         approximateBytes.addAndGet(charge(key, value));
         if (chain == null) {
@@ -217,7 +220,7 @@ final class MemTable {
 
     /** Drops, across the whole table, versions no read point in {@code keep} needs. */
     void sweep(ReadPoints keep) {
-        for (Chain chain : chains.values()) {
+        for (Chain chain = first(); chain != null; chain = next(chain)) {
             if (chain.newest.older != null) {
                 synchronized (chain) {
                     chain.prune(keep, this);
@@ -234,7 +237,7 @@ final class MemTable {
      * dropped meanwhile: the caller reads again at the latest sequence number.
      */
     Version get(byte[] key, long seq, boolean unregistered) {
-        Chain chain = chains.get(key);
+        Chain chain = index.find(key);
         if (chain == null) {
             return null;
         }
@@ -291,13 +294,28 @@ final class MemTable {
         return frozen;
     }
 
-    /** The chains in key order from {@code from} (inclusive, or the first if null). */
-    Iterator<Chain> ascending(byte[] from, boolean inclusive) {
-        return (from == null ? chains : chains.tailMap(from, inclusive)).values().iterator();
+    /** The first key's chain, or null if the table is empty. */
+    Chain first() {
+        return index.first();
     }
 
-    /** The chains in descending key order from {@code from} (inclusive, or the last if null). */
-    Iterator<Chain> descending(byte[] from, boolean inclusive) {
-        return (from == null ? chains.descendingMap() : chains.headMap(from, inclusive).descendingMap()).values().iterator();
+    /** The chain of the key after {@code chain}'s (one of this table's), or null. */
+    Chain next(Chain chain) {
+        return index.next(chain);
+    }
+
+    /** The last key's chain, or null if the table is empty. */
+    Chain last() {
+        return index.last();
+    }
+
+    /** The chain of the first key ≥ {@code key} (> if not {@code inclusive}), or null. */
+    Chain ceiling(byte[] key, boolean inclusive) {
+        return index.ceiling(key, inclusive);
+    }
+
+    /** The chain of the last key ≤ {@code key} (< if not {@code inclusive}), or null. */
+    Chain floor(byte[] key, boolean inclusive) {
+        return index.floor(key, inclusive);
     }
 }

@@ -1,18 +1,15 @@
 package dev.everett.store;
 
-import java.util.Iterator;
-
 /**
  * A memtable as seen at sequence number {@code seq}: for each key, its newest version with
- * sequence ≤ seq (deletes as tombstones); keys with no such version do not appear. Steps follow
- * the skip list's links (an iterator per direction), so a step costs no search.
+ * sequence ≤ seq (deletes as tombstones); keys with no such version do not appear. A step forward
+ * follows the skip list's bottom link (no search, in either direction of travel before it, since
+ * nodes are never unlinked); a step back searches for the predecessor, as RocksDB's memtable does.
  */
 final class MemTableCursor implements SourceCursor {
 
     private final MemTable table;
     private final long seq;
-    private Iterator<MemTable.Chain> chains;
-    private boolean ascending;
     private MemTable.Chain chain;
     private MemTable.Version current;
 
@@ -23,40 +20,32 @@ final class MemTableCursor implements SourceCursor {
 
     @Override
     public void seek(byte[] target) {
-        forward(table.ascending(target, true));
+        forward(table.ceiling(target, true));
     }
 
     @Override
     public void seekForPrev(byte[] target) {
-        backward(table.descending(target, true));
+        backward(table.floor(target, true));
     }
 
     @Override
     public void seekToFirst() {
-        forward(table.ascending(null, true));
+        forward(table.first());
     }
 
     @Override
     public void seekToLast() {
-        backward(table.descending(null, true));
+        backward(table.last());
     }
 
     @Override
     public void next() {
-        if (!ascending) {
-            chains = table.ascending(chain.key, false);
-            ascending = true;
-        }
-        settle();
+        forward(table.next(chain));
     }
 
     @Override
     public void prev() {
-        if (ascending) {
-            chains = table.descending(chain.key, false);
-            ascending = false;
-        }
-        settle();
+        backward(table.floor(chain.key, false));
     }
 
     @Override
@@ -81,33 +70,28 @@ final class MemTableCursor implements SourceCursor {
 
     @Override
     public void close() {
-        chains = null;
         chain = null;
         current = null;
     }
 
-    private void forward(Iterator<MemTable.Chain> it) {
-        chains = it;
-        ascending = true;
-        settle();
+    private void forward(MemTable.Chain c) {
+        settle(c, true);
     }
 
-    private void backward(Iterator<MemTable.Chain> it) {
-        chains = it;
-        ascending = false;
-        settle();
+    private void backward(MemTable.Chain c) {
+        settle(c, false);
     }
 
-    /** Moves to the next chain in the iterator's direction with a version visible at seq. */
-    private void settle() {
-        while (chains.hasNext()) {
-            MemTable.Chain c = chains.next();
+    /** Settles on {@code c} or the first chain past it ({@code ahead}: after it, else before) with a version visible at seq. */
+    private void settle(MemTable.Chain c, boolean ahead) {
+        while (c != null) {
             MemTable.Version v = c.visibleAt(seq);
             if (v != null) {
                 chain = c;
                 current = v;
                 return;
             }
+            c = ahead ? table.next(c) : table.floor(c.key, false);
         }
         chain = null;
         current = null;

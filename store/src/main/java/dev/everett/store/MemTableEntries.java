@@ -3,7 +3,6 @@ package dev.everett.store;
 import dev.everett.compaction.SortedEntries;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Iterator;
 
 /**
  * A frozen memtable as a flush reads it: one record per key, its newest version. Older versions
@@ -17,20 +16,23 @@ final class MemTableEntries implements SortedEntries {
 
     private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
 
-    private final Iterator<MemTable.Chain> it;
+    private final MemTable table;
+    private MemTable.Chain following;
     private MemTable.Chain chain;
     private MemTable.Version current;
     private long written;
     private long cancelled;
 
     MemTableEntries(MemTable table) {
-        this.it = table.ascending(null, true);
+        this.table = table;
+        this.following = table.first();
     }
 
     @Override
     public boolean next() {
-        while (it.hasNext()) {
-            MemTable.Chain c = it.next();
+        while (following != null) {
+            MemTable.Chain c = following;
+            following = table.next(c);
             MemTable.Version newest = c.newest;
             MemTable.Version older = newest.older;
             if (newest.type == WriteBatch.SINGLE_DELETE && older != null && older.type == WriteBatch.PUT

@@ -26,6 +26,11 @@ interface SourceCursor extends AutoCloseable {
     /** The current key; the caller must not modify it. Valid until the cursor moves. */
     byte[] key();
 
+    /** The current key in an array of the caller's own. */
+    default byte[] keyCopy() {
+        return key().clone();
+    }
+
     boolean isTombstone();
 
     /** The current value (not for tombstones); the caller must not modify it. Valid until the cursor moves. */

@@ -5,11 +5,13 @@ import dev.everett.compaction.TreeCursor;
 /**
  * A version's merged segment cursor as the oldest source of a read. The tree cursor already
  * hides its own tombstones, which is right for the oldest source: nothing older is left for them
- * to hide. Keys are copied once per position (the cursor's views move with it).
+ * to hide. The key is copied out of the cursor's view only when asked for (a merge compares it,
+ * a bounded iterator checks it): a lone source handing keys to the caller copies each once.
  */
 final class TreeSource implements SourceCursor {
 
     private final TreeCursor cursor;
+    /** The current key, copied on first use at this position; null until then. */
     private byte[] key;
 
     TreeSource(TreeCursor cursor) {
@@ -18,48 +20,58 @@ final class TreeSource implements SourceCursor {
 
     @Override
     public void seek(byte[] target) {
+        key = null;
         cursor.seek(target);
-        load();
     }
 
     @Override
     public void seekForPrev(byte[] target) {
+        key = null;
         cursor.seekForPrev(target);
-        load();
     }
 
     @Override
     public void seekToFirst() {
+        key = null;
         cursor.seekToFirst();
-        load();
     }
 
     @Override
     public void seekToLast() {
+        key = null;
         cursor.seekToLast();
-        load();
     }
 
     @Override
     public void next() {
+        key = null;
         cursor.next();
-        load();
     }
 
     @Override
     public void prev() {
+        key = null;
         cursor.prev();
-        load();
     }
 
     @Override
     public boolean valid() {
-        return key != null;
+        return cursor.valid();
     }
 
     @Override
     public byte[] key() {
-        return key;
+        byte[] k = key;
+        if (k == null) {
+            k = cursor.keyBytes();
+            key = k;
+        }
+        return k;
+    }
+
+    @Override
+    public byte[] keyCopy() {
+        return key == null ? cursor.keyBytes() : key.clone();
     }
 
     @Override
@@ -81,9 +93,5 @@ final class TreeSource implements SourceCursor {
     public void close() {
         key = null;
         cursor.close();
-    }
-
-    private void load() {
-        key = cursor.valid() ? cursor.keyBytes() : null;
     }
 }

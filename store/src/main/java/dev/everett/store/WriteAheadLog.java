@@ -18,7 +18,9 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * A commit group's records go out in one append, then one force if any writer asked for sync.
- * Only the commit leader appends, so the log needs no lock of its own.
+ * Only the commit leader appends, so the log needs no lock of its own. The group is assembled in
+ * a direct buffer, which the channel writes from as it is (a heap buffer would be copied into a
+ * temporary direct one on every append).
  */
 final class WriteAheadLog implements Closeable {
 
@@ -30,7 +32,7 @@ final class WriteAheadLog implements Closeable {
     private final Path path;
     private final long number;
     private final StoreFiles.AppendFile file;
-    private ByteBuffer buffer = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
+    private ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 16).order(ByteOrder.LITTLE_ENDIAN);
     private final CRC32C crc = new CRC32C();
     private long bytesWritten;
 
@@ -99,7 +101,7 @@ final class WriteAheadLog implements Closeable {
         int start = buffer.position();
         buffer.putInt(payload).putInt(0).putLong(firstSeq).putInt(count).put(data, 0, size);
         crc.reset();
-        crc.update(buffer.array(), start + RECORD_HEADER_BYTES, payload);
+        crc.update(buffer.slice(start + RECORD_HEADER_BYTES, payload));
         buffer.putInt(start + 4, (int) crc.getValue());
     }
 
@@ -115,7 +117,7 @@ final class WriteAheadLog implements Closeable {
             file.force();
         }
         if (buffer.capacity() > (4 << 20)) {
-            buffer = ByteBuffer.allocate(1 << 16).order(ByteOrder.LITTLE_ENDIAN); // do not keep one huge batch's buffer
+            buffer = ByteBuffer.allocateDirect(1 << 16).order(ByteOrder.LITTLE_ENDIAN); // do not keep one huge batch's buffer
         }
     }
 
@@ -134,7 +136,7 @@ final class WriteAheadLog implements Closeable {
             if (need > Integer.MAX_VALUE - 16) {
                 throw new IllegalArgumentException("commit group exceeds 2 GiB");
             }
-            ByteBuffer bigger = ByteBuffer.allocate((int) Math.max(need, Math.min(Integer.MAX_VALUE - 16L, 2L * buffer.capacity())))
+            ByteBuffer bigger = ByteBuffer.allocateDirect((int) Math.max(need, Math.min(Integer.MAX_VALUE - 16L, 2L * buffer.capacity())))
                     .order(ByteOrder.LITTLE_ENDIAN);
             buffer.flip();
             bigger.put(buffer);

@@ -27,6 +27,16 @@ public final class WriteBatch implements AutoCloseable {
     public WriteBatch() {
     }
 
+    /** A batch whose encoding starts with room for {@code bytes} (a single operation's, say, so it never grows). */
+    WriteBatch(int bytes) {
+        data = new byte[bytes];
+    }
+
+    /** The encoded size of one operation on a key and value of these lengths ({@code valueLength} -1 for a delete). */
+    static int encodedSize(int keyLength, int valueLength) {
+        return 1 + Varint.MAX_INT_BYTES + keyLength + (valueLength < 0 ? 0 : Varint.MAX_INT_BYTES + valueLength);
+    }
+
     /** Adds a put of {@code value} under {@code key} (empty key and value are allowed). */
     public WriteBatch put(byte[] key, byte[] value) {
         Objects.requireNonNull(key, "key");
@@ -91,7 +101,7 @@ public final class WriteBatch implements AutoCloseable {
     }
 
     private void append(byte type, byte[] key, byte[] value) {
-        int need = 1 + Varint.MAX_INT_BYTES + key.length + (value == null ? 0 : Varint.MAX_INT_BYTES + value.length);
+        int need = encodedSize(key.length, value == null ? -1 : value.length);
         if ((long) size + need > Integer.MAX_VALUE - 64) {
             throw new IllegalArgumentException("write batch would exceed 2 GiB (" + size + " bytes and " + count + " operations so far)");
         }

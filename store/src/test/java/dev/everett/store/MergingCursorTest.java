@@ -37,12 +37,16 @@ class MergingCursorTest {
         for (int round = 0; round < 40; round++) {
             int tables = 1 + rnd.nextInt(5);
             MemTable[] mems = new MemTable[tables]; // index 0 newest
+            // Clustered rounds give each table a key range of its own, overlapping its neighbours'
+            // a little: long runs from one source, as the merge's one-comparison steps meet them.
+            boolean clustered = rnd.nextBoolean();
+            int keySpace = clustered ? 40 * tables + 20 : 40;
             StoreModel model = new StoreModel();
             for (int t = tables - 1; t >= 0; t--) {
                 mems[t] = new MemTable(tables - t);
-                int n = rnd.nextInt(30);
+                int n = rnd.nextInt(clustered ? 60 : 30);
                 for (int i = 0; i < n; i++) {
-                    byte[] k = {(byte) rnd.nextInt(40)};
+                    byte[] k = {(byte) (clustered ? t * 40 + rnd.nextInt(60) : rnd.nextInt(40))};
                     if (rnd.nextInt(4) == 0) {
                         model.delete(k);
                         mems[t].add(k, model.seq, WriteBatch.DELETE, null);
@@ -62,7 +66,7 @@ class MergingCursorTest {
             EverettIterator it = new EverettIterator(db, new MergingCursor(sources), null, null, () -> { });
             List<byte[]> all = new ArrayList<>(view.keySet());
             for (int probe = 0; probe < 60; probe++) {
-                byte[] target = {(byte) rnd.nextInt(42)};
+                byte[] target = {(byte) rnd.nextInt(keySpace + 2)};
                 byte[] cur;
                 if (rnd.nextBoolean()) {
                     it.seek(target);
@@ -71,11 +75,12 @@ class MergingCursorTest {
                     it.seekForPrev(target);
                     cur = view.floorKey(target);
                 }
-                for (int step = 0; step < 8 && cur != null; step++) {
+                int steps = clustered ? 40 : 8;
+                for (int step = 0; step < steps && cur != null; step++) {
                     assertTrue(it.isValid());
                     assertArrayEquals(cur, it.key());
                     assertArrayEquals(view.get(cur), it.value());
-                    if (rnd.nextBoolean()) {
+                    if (clustered ? rnd.nextInt(8) > 0 : rnd.nextBoolean()) {
                         it.next();
                         cur = view.higherKey(cur);
                     } else {
@@ -95,6 +100,13 @@ class MergingCursorTest {
             for (int i = 0; i < all.size(); i++) {
                 assertTrue(Arrays.equals(all.get(i), scanned.get(i)));
             }
+            int i = 0;
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                assertArrayEquals(all.get(i), it.key());
+                assertArrayEquals(view.get(all.get(i)), it.value());
+                i++;
+            }
+            assertEquals(all.size(), i);
         }
     }
 }

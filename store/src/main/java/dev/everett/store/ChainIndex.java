@@ -1,0 +1,276 @@
+package dev.everett.store;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+/**
+ * A memtable's keys in unsigned byte order: a skip list (one writer, any number of readers) whose
+ * nodes live in {@code int} slabs, RocksDB's InlineSkipList and Pebble's arenaskl in Java form.
+ * A node is a handful of consecutive ints:
+ *
+ * <pre>
+ *   [0..1] the key's bytes 0–7, big-endian, zero past its end (high int first)
+ *   [2..3] the key's bytes 8–15, likewise
+ *   [4]    the key's length
+ *   [5]    the node's ordinal, which finds its {@link MemTable.Chain} (the key and its versions)
+ *   [6..]  one successor per level of the node (node addresses; 0, the head's, means none)
+ * </pre>
+ *
+ * A search compares the prefix it has just loaded with the node's links, so a hop costs one
+ * cache line, not the three dependent loads of a {@code ConcurrentSkipListMap} of boxed keys
+ * (index node, data node, key array), which were most of a random put's time; the key array is
+ * read only where two keys share 16 bytes and one is longer. The slabs also take the skip list
+ * out of the garbage collector's way: a memtable's nodes are a few dozen arrays, not millions of
+ * objects.
+ *
+ * <p>Slabs double in size (1 Ki ints, 2 Ki, ...), so a small memtable stays small and an address
+ * finds its slab with one leading-zero count. A node is fully written before the release stores
+ * that link it in (bottom level first) and readers follow links with acquire loads, so a reader
+ * that reaches a node sees it whole, its slab included; nodes are never unlinked, so a reader's
+ * position stays valid while the writer inserts.
+ */
+final class ChainIndex {
+
+    /** Highest node level; 12 levels of fan-out 4 index 16 million keys, far above a memtable's count. */
+    private static final int MAX_HEIGHT = 12;
+    private static final int PREFIX0 = 0;
+    private static final int PREFIX1 = 2;
+    private static final int LENGTH = 4;
+    private static final int ORDINAL = 5;
+    private static final int NEXT = 6;
+    /** The head: address 0 (so 0 can mean "no node", nothing links to the head), every level. */
+    private static final int HEAD = 0;
+    private static final int NONE = 0;
+    /** The first slab holds 2^FIRST_BITS ints (or chains), each next one twice the one before. */
+    private static final int FIRST_BITS = 10;
+    /** Slabs up to 2^30 entries: addresses stay below 2^31. */
+    private static final int SLABS = 31 - FIRST_BITS;
+
+    private static final VarHandle INTS = MethodHandles.arrayElementVarHandle(int[].class);
+    private static final VarHandle LONG_BE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+
+    /** Node slabs; an entry is set before any node in it is linked. */
+    private final int[][] slabs = new int[SLABS][];
+    /** Chains by node ordinal, in slabs of the same doubling sizes. */
+    private final MemTable.Chain[][] chains = new MemTable.Chain[SLABS][];
+    /** Levels in use (a reader that starts lower than the writer has reached only pays a hop). */
+    private volatile int height = 1;
+
+    // The writer's own state (one writer at a time, handed over under the commit lock).
+    private int free;
+    private int count;
+    private final int[] preds = new int[MAX_HEIGHT];
+    private final SplittableRandom levels = new SplittableRandom(0x5EED_CAFEL);
+
+    ChainIndex() {
+        free = NEXT + MAX_HEIGHT;
+        slabs[0] = new int[1 << FIRST_BITS]; // the head, all links NONE
+        chains[0] = new MemTable.Chain[1 << FIRST_BITS];
+    }
+
+    /** The slab holding entry {@code i}. */
+    private static int slab(int i) {
+        return 31 - Integer.numberOfLeadingZeros(i + (1 << FIRST_BITS)) - FIRST_BITS;
+    }
+
+    /** Entry {@code i}'s place in its slab. */
+    private static int offset(int i, int slab) {
+        return i + (1 << FIRST_BITS) - (1 << (slab + FIRST_BITS));
+    }
+
+    private int link(int node, int level) {
+        int s = slab(node);
+        return (int) INTS.getAcquire(slabs[s], offset(node, s) + NEXT + level);
+    }
+
+    private MemTable.Chain chainAt(int node) {
+        int s = slab(node);
+        int ordinal = slabs[s][offset(node, s) + ORDINAL];
+        int c = slab(ordinal);
+        return chains[c][offset(ordinal, c)];
+    }
+
+    /** The chain after {@code chain}'s, or null (any thread). */
+    MemTable.Chain next(MemTable.Chain chain) {
+        int n = link(chain.node, 0);
+        return n == NONE ? null : chainAt(n);
+    }
+
+    /** The first key's chain, or null. */
+    MemTable.Chain first() {
+        int n = link(HEAD, 0);
+        return n == NONE ? null : chainAt(n);
+    }
+
+    /** The last key's chain, or null. */
+    MemTable.Chain last() {
+        int x = HEAD;
+        for (int level = height - 1; level >= 0; level--) {
+            for (int n = link(x, level); n != NONE; n = link(x, level)) {
+                x = n;
+            }
+        }
+        return x == HEAD ? null : chainAt(x);
+    }
+
+    /** The chain of the first key ≥ {@code key} (> if not {@code inclusive}), or null. */
+    MemTable.Chain ceiling(byte[] key, boolean inclusive) {
+        int n = link(search(key, prefix(key, 0), prefix(key, 8), !inclusive, height, null), 0);
+        return n == NONE ? null : chainAt(n);
+    }
+
+    /** The chain of the last key ≤ {@code key} (< if not {@code inclusive}), or null. */
+    MemTable.Chain floor(byte[] key, boolean inclusive) {
+        int x = search(key, prefix(key, 0), prefix(key, 8), inclusive, height, null);
+        return x == HEAD ? null : chainAt(x);
+    }
+
+    /** {@code key}'s chain, or null if the index does not hold it. */
+    MemTable.Chain find(byte[] key) {
+        long p0 = prefix(key, 0);
+        long p1 = prefix(key, 8);
+        int n = link(search(key, p0, p1, false, height, null), 0);
+        return n != NONE && compare(n, key, p0, p1) == 0 ? chainAt(n) : null;
+    }
+
+    /**
+     * {@code key}'s chain if the index holds it; else a new chain holding {@code first}, linked in
+     * (writer only), and null. The index keeps {@code key}; the caller must not change it.
+     */
+    MemTable.Chain addIfAbsent(byte[] key, MemTable.Version first) {
+        long p0 = prefix(key, 0);
+        long p1 = prefix(key, 8);
+        int top = height;
+        int n = link(search(key, p0, p1, false, top, preds), 0);
+        if (n != NONE && compare(n, key, p0, p1) == 0) {
+            return chainAt(n);
+        }
+        int h = randomHeight();
+        for (int level = top; level < h; level++) {
+            preds[level] = HEAD;
+        }
+        int node = allocate(NEXT + h);
+        int ordinal = count;
+        int c = slab(ordinal);
+        if (c >= SLABS) {
+            throw new IllegalStateException("memtable holds more than 2^30 keys");
+        }
+        if (chains[c] == null) {
+            chains[c] = new MemTable.Chain[1 << (c + FIRST_BITS)];
+        }
+        chains[c][offset(ordinal, c)] = new MemTable.Chain(key, node, first);
+        count = ordinal + 1;
+        int s = slab(node);
+        int[] a = slabs[s];
+        int at = offset(node, s);
+        a[at + PREFIX0] = (int) (p0 >>> 32);
+        a[at + PREFIX0 + 1] = (int) p0;
+        a[at + PREFIX1] = (int) (p1 >>> 32);
+        a[at + PREFIX1 + 1] = (int) p1;
+        a[at + LENGTH] = key.length;
+        a[at + ORDINAL] = ordinal;
+        for (int level = 0; level < h; level++) {
+            a[at + NEXT + level] = link(preds[level], level);
+        }
+        // Bottom level first: a reader that meets the node at a level has it at every lower one.
+        for (int level = 0; level < h; level++) {
+            int p = preds[level];
+            int ps = slab(p);
+            INTS.setRelease(slabs[ps], offset(p, ps) + NEXT + level, node);
+        }
+        if (h > top) {
+            height = h;
+        }
+        return null;
+    }
+
+    /** Room for a node of {@code ints} ints within one slab; returns its address (writer only). */
+    private int allocate(int ints) {
+        int node = free;
+        int s = slab(node);
+        if (slab(node + ints - 1) != s) {
+            if (s + 1 >= SLABS) {
+                throw new IllegalStateException("memtable index exceeds its largest slab (2^30 ints)");
+            }
+            node = (1 << (s + 1 + FIRST_BITS)) - (1 << FIRST_BITS); // the next slab's first entry
+            s++;
+        }
+        if (slabs[s] == null) {
+            slabs[s] = new int[1 << (s + FIRST_BITS)];
+        }
+        free = node + ints;
+        return node;
+    }
+
+    /** A node height: 1, and one more with probability 1/4 each time (RocksDB's branching). */
+    private int randomHeight() {
+        int h = 1;
+        while (h < MAX_HEIGHT && (levels.nextInt() & 3) == 0) {
+            h++;
+        }
+        return h;
+    }
+
+    /**
+     * The last node whose key is < {@code key} (≤ if {@code orEqual}), or the head, searching
+     * from level {@code top - 1} down; the node where the search left each level goes to
+     * {@code preds} if given.
+     */
+    private int search(byte[] key, long p0, long p1, boolean orEqual, int top, int[] preds) {
+        int x = HEAD;
+        for (int level = top - 1; level >= 0; level--) {
+            for (;;) {
+                int n = link(x, level);
+                if (n == NONE) {
+                    break;
+                }
+                int c = compare(n, key, p0, p1);
+                if (c < 0 || (orEqual && c == 0)) {
+                    x = n;
+                } else {
+                    break;
+                }
+            }
+            if (preds != null) {
+                preds[level] = x;
+            }
+        }
+        return x;
+    }
+
+    /** Node {@code node}'s key against {@code key} (whose prefixes are given), unsigned byte order. */
+    private int compare(int node, byte[] key, long p0, long p1) {
+        int s = slab(node);
+        int[] a = slabs[s];
+        int at = offset(node, s);
+        long q0 = ((long) a[at + PREFIX0] << 32) | (a[at + PREFIX0 + 1] & 0xFFFFFFFFL);
+        if (q0 != p0) {
+            return Long.compareUnsigned(q0, p0);
+        }
+        long q1 = ((long) a[at + PREFIX1] << 32) | (a[at + PREFIX1 + 1] & 0xFFFFFFFFL);
+        if (q1 != p1) {
+            return Long.compareUnsigned(q1, p1);
+        }
+        int length = a[at + LENGTH];
+        if (length <= 16 && key.length <= 16) {
+            // Equal zero-padded prefixes: the shorter key is a prefix of the longer.
+            return Integer.compare(length, key.length);
+        }
+        return Arrays.compareUnsigned(chainAt(node).key, key);
+    }
+
+    /** Bytes {@code from} to {@code from + 7} of {@code key} as a big-endian unsigned long, zero past its end. */
+    private static long prefix(byte[] key, int from) {
+        if (key.length >= from + 8) {
+            return (long) LONG_BE.get(key, from);
+        }
+        long p = 0;
+        for (int i = from; i < from + 8; i++) {
+            p = (p << 8) | (i < key.length ? key[i] & 0xFF : 0);
+        }
+        return p;
+    }
+}
