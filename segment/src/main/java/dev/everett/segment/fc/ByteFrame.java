@@ -18,7 +18,7 @@ import java.nio.ByteOrder;
  * per-record path stays small enough for the JIT to inline.
  */
 public final class ByteFrame extends Frame {
-    // Its bind and count checks repeat BitFrame's on purpose: each frame is the hot parse of one grammar.
+    // Its record checks repeat BitFrame's on purpose: each frame is the hot parse of one grammar.
     private MemorySegment s;
     private Corruption corruption;
     private long end;
