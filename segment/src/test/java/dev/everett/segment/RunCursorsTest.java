@@ -1,8 +1,5 @@
 package dev.everett.segment;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -53,15 +50,7 @@ class RunCursorsTest {
     }
 
     private static void assertAt(List<Rec> model, int i, int[] w, SeekCursor c, String what) {
-        if (i < w[0] || i >= w[1]) {
-            assertFalse(c.valid(), () -> what + ": expected no record, got " + HexFormat.of().formatHex(c.keyBytes()));
-            return;
-        }
-        assertTrue(c.valid(), what + ": expected record " + i);
-        assertEquals(HexFormat.of().formatHex(model.get(i).key()), HexFormat.of().formatHex(c.keyBytes()), what);
-        assertArrayEquals(model.get(i).value(), c.valueBytes(), what);
-        assertEquals(model.get(i).tombstone(), c.isTombstone(), what);
-        assertEquals(i, c.ordinal(), what);
+        CursorAssertions.assertAt(model, i, i >= w[0] && i < w[1], c, what);
     }
 
     @ParameterizedTest

@@ -1,9 +1,6 @@
 package dev.everett.segment;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.everett.api.CommonWidthRule;
 import dev.everett.api.IndexedSegment;
@@ -60,15 +57,7 @@ public class SegmentCursorTest {
     }
 
     private static void assertAt(List<Rec> model, int i, SeekCursor c, String what) {
-        if (i < 0 || i >= model.size()) {
-            assertFalse(c.valid(), what + ": expected no record, got " + (c.valid() ? HexFormat.of().formatHex(c.keyBytes()) : ""));
-            return;
-        }
-        assertTrue(c.valid(), what + ": expected record " + i);
-        assertEquals(HexFormat.of().formatHex(model.get(i).key()), HexFormat.of().formatHex(c.keyBytes()), what);
-        assertArrayEquals(model.get(i).value(), c.valueBytes(), what);
-        assertEquals(model.get(i).tombstone(), c.isTombstone(), what);
-        assertEquals(i, c.ordinal(), what);
+        CursorAssertions.assertAt(model, i, i >= 0 && i < model.size(), c, what);
     }
 
     private static List<byte[]> probes(Random rnd, List<Rec> recs) {
@@ -108,11 +97,8 @@ public class SegmentCursorTest {
     @ParameterizedTest
     @EnumSource(Profile.class)
     void cursorAndLookupsEqualTheModel(Profile profile, Random rnd) throws Exception {
-        int[] ks = {3, 7, 15, 31};
         for (int round = 0; round < 16; round++) {
-            long k = ks[rnd.nextInt(ks.length)];
-            int w = 1 + rnd.nextInt(20);
-            Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGroupSize(k).withBlockWidth(w)
+            Policy policy = profile.randomShape(rnd, 20)
                     .withGrammar(rnd.nextInt(4) == 0 ? ValueGrammar.RAW : ValueGrammar.OPTIONAL);
             List<Rec> model = new RecordGen(rnd).records(rnd.nextInt(round < 2 ? 3 : 1500),
                     RecordGen.Values.variable(policy.grammar()));
@@ -129,7 +115,7 @@ public class SegmentCursorTest {
                 IndexedSegment seg = store.indexSegment(id);
                 seg.verify();
                 IndexedSegment reopened = store.openSegment(seg.head());
-                String tag = profile + " round " + round + " K=" + k + " W=" + w + " " + policy.backspace() + " " + policy.grammar() + " n=" + model.size() + " routing cache " + cache;
+                String tag = profile + " round " + round + " K=" + policy.groupSize() + " W=" + policy.blockWidth() + " " + policy.backspace() + " " + policy.grammar() + " n=" + model.size() + " routing cache " + cache;
                 for (byte[] q : probes(rnd, model)) {
                     int i = lowerBound(model, q);
                     boolean hit = i < model.size() && Arrays.equals(model.get(i).key(), q);

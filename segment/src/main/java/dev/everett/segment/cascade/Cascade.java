@@ -2,10 +2,10 @@ package dev.everett.segment.cascade;
 
 import dev.everett.segment.index.IndexDirectory;
 import dev.everett.api.Lookup;
-import dev.everett.api.Policy;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
-import dev.everett.segment.fc.Framing;
+import dev.everett.segment.fc.KeyForm;
+import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexReader;
@@ -36,8 +36,6 @@ import java.lang.foreign.MemorySegment;
 public final class Cascade {
     private final Catalog head;
     private final long k;
-    private final boolean bits;
-    private final int pathBits;
 
     /** The main samples of the top catalogs, decoded; null if none fit (or none are wanted). */
     private final RoutingCache routing;
@@ -50,11 +48,11 @@ public final class Cascade {
     public Cascade(Catalog head, long routingBytes) {
         this.head = head;
         this.k = head.index.groupSize();
-        this.bits = head.nativeReader.bitUnit();
-        this.pathBits = head.nativeReader.pathBits();
         Corruption c = head.index.corruption();
-        Policy policy = head.nativeReader.policy();
-        this.probes = ThreadLocal.withInitial(() -> new Probe(c, bits, pathBits, Framing.orderedStrings(policy), Framing.values(policy)));
+        NativeReader natives = head.nativeReader;
+        StreamUnits units = natives.framing().units();
+        KeyForm form = natives.keyForm();
+        this.probes = ThreadLocal.withInitial(() -> new Probe(c, units, form, natives.values()));
         if (head.virtualCount() > k) {
             // A well-formed catalog that is not a prepared head: the caller's mistake, not damage.
             throw new IllegalArgumentException("a query head must hold at most K = " + k + " occurrences, catalog "
@@ -90,11 +88,11 @@ public final class Cascade {
         /** Decodes the value of a match (every native of a chain shares the policy). */
         final ValueCodec values;
 
-        Probe(Corruption c, boolean bits, int pathBits, boolean ordered, ValueCodec values) {
+        Probe(Corruption c, StreamUnits units, KeyForm form, ValueCodec values) {
             this.values = values;
-            lower = new QueryContext(c, bits, pathBits, ordered);
-            scan = new QueryContext(c, bits, pathBits, ordered);
-            pred = new QueryContext[] {new QueryContext(c, bits, pathBits, ordered), new QueryContext(c, bits, pathBits, ordered)};
+            lower = new QueryContext(c, units, form);
+            scan = new QueryContext(c, units, form);
+            pred = new QueryContext[] {new QueryContext(c, units, form), new QueryContext(c, units, form)};
         }
     }
 

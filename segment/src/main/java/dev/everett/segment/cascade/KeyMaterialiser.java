@@ -1,12 +1,11 @@
 package dev.everett.segment.cascade;
 
 import dev.everett.segment.index.IndexDirectory;
-import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
+import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexReader;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -78,7 +77,7 @@ public final class KeyMaterialiser {
         s.open(window, first);
         byte[] key = boundary;
         int length = boundaryLength;
-        boolean bits = s.framing().bitUnit();
+        StreamUnits units = s.framing().units();
         for (int i = 0; i < n; i++) {
             window.read();
             Frame f = window.frame;
@@ -86,15 +85,7 @@ public final class KeyMaterialiser {
                 throw ix.corruption().at(s.byteOffset(f.start), "record retains " + f.retained + " units of a " + length + "-unit boundary key");
             }
             int next = Math.toIntExact(f.retained + f.suffixLength);
-            byte[] k2;
-            if (bits) {
-                k2 = Arrays.copyOf(key, Math.max(BitStrings.bytes(next), 1));
-                BitStrings.copy(s.segment(), f.suffixAt, k2, f.retained, f.suffixLength);
-                BitStrings.clearTail(k2, next);
-            } else {
-                k2 = Arrays.copyOf(key, Math.max(next, 1));
-                java.lang.foreign.MemorySegment.copy(s.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, f.suffixAt, k2, (int) f.retained, (int) f.suffixLength);
-            }
+            byte[] k2 = units.extend(key, f.retained, s.segment(), f.suffixAt, f.suffixLength);
             keys[i] = k2;
             lengths[i] = next;
             valueAt[i] = f.valueAt;

@@ -1,7 +1,8 @@
 package dev.everett.segment.cascade;
 
 import dev.everett.segment.bits.BitStrings;
-import dev.everett.segment.bits.OrderedStrings;
+import dev.everett.segment.fc.KeyForm;
+import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -24,12 +25,15 @@ final class QueryContext {
     private static final java.lang.invoke.VarHandle QUERY_LONG =
             java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.BIG_ENDIAN);
     private final Corruption corruption;
-    /** Bit unit: positions and lengths count bits, the query is a bit string. */
+    /** The streams' unit: lengths in {@link #advance} and {@link #boundary}, and key copies. */
+    private final StreamUnits units;
+    /**
+     * Bit unit: positions and lengths count bits, the query is a bit string. Set once from
+     * {@link #units}, so that the per-record {@link #advance} keeps one straight path per chain.
+     */
     private final boolean bits;
-    /** Bit unit: bits of sort code in front of the host's query (1 for KV03). */
-    private final int pathBits;
-    /** KV02 in bits: the streams hold the ordered string form of the host's keys (the query is encoded first). */
-    private final boolean orderedStrings;
+    /** The host's query made the stored key (sort code, ordered string form). */
+    private final KeyForm form;
     /**
      * The query's units. Byte unit: a private copy padded with 8 zero bytes, so that an 8-byte
      * load at any position inside the query stays in bounds; shared by reference with the
@@ -46,19 +50,11 @@ final class QueryContext {
     boolean lengthKnown;
     long length;
 
-    QueryContext(Corruption corruption) {
-        this(corruption, false, 0);
-    }
-
-    QueryContext(Corruption corruption, boolean bits, int pathBits) {
-        this(corruption, bits, pathBits, false);
-    }
-
-    QueryContext(Corruption corruption, boolean bits, int pathBits, boolean orderedStrings) {
+    QueryContext(Corruption corruption, StreamUnits units, KeyForm form) {
         this.corruption = corruption;
-        this.bits = bits;
-        this.pathBits = pathBits;
-        this.orderedStrings = orderedStrings;
+        this.units = units;
+        this.bits = units.partialBytes();
+        this.form = form;
     }
 
     /**
@@ -67,13 +63,12 @@ final class QueryContext {
      * keeps exactly its code, so the boundary before it must hold it.
      */
     void start(byte[] q, int n) {
-        if (bits && orderedStrings) {
-            // KV02 in bits stores keys in their ordered string form: the query takes it too.
-            byte[] form = OrderedStrings.encode(q, n);
-            n = form.length;
-            query = BitStrings.shiftedRight(form, 8L * n, pathBits);
-        } else if (bits && pathBits > 0) {
-            query = BitStrings.shiftedRight(q, 8L * n, pathBits);
+        long path;
+        if (bits) {
+            // The streams hold logical keys (KV02 in bits: of the ordered string form): so does Q.
+            query = form.logicalQuery(q, n);
+            n = form.storedBytes(query);
+            path = form.units(0); // the sort code
         } else {
             if (padded.length < n + 8) {
                 padded = new byte[n + 8 + (n >>> 1)];
@@ -81,9 +76,9 @@ final class QueryContext {
             System.arraycopy(q, 0, padded, 0, n);
             java.util.Arrays.fill(padded, n, n + 8, (byte) 0);
             query = padded;
+            path = 0;
         }
         queryLength = n;
-        int path = bits ? pathBits : 0;
         queryBits = 8L * n + path;
         common = path;
         order = queryBits == path ? 0 : -1;
@@ -197,7 +192,7 @@ final class QueryContext {
      * common prefix with Q in bits, the order, and the length.
      */
     void boundary(byte[] key, int from, long units) {
-        long keyBits = bits ? units : 8 * units;
+        long keyBits = this.units.bits(units);
         long c = BitStrings.commonPrefixOfBits(key, from, keyBits, query, queryBits);
         common = c;
         if (c == keyBits) {
@@ -213,7 +208,7 @@ final class QueryContext {
 
     /** Orders {@code units} units of {@code key} from byte {@code from} against Q (as {@link #boundary}). */
     int compareWith(byte[] key, int from, long units) {
-        return BitStrings.compare(key, from, bits ? units : 8 * units, query, queryBits);
+        return BitStrings.compare(key, from, this.units.bits(units), query, queryBits);
     }
 
     /**
@@ -225,7 +220,7 @@ final class QueryContext {
         if (order > 0) {
             throw corruption.at(cutAt, "cut-LCP predecessor taken from a boundary above the query");
         }
-        long boundaryBits = bits ? length : 8 * length;
+        long boundaryBits = units.bits(length);
         if (lengthKnown && Long.compareUnsigned(cutLcp, boundaryBits) > 0) {
             throw corruption.at(cutAt, "cut LCP " + Long.toUnsignedString(cutLcp) + " bits exceeds the boundary key's " + boundaryBits + " bits");
         }

@@ -3,6 +3,7 @@ package dev.everett.segment.cascade;
 import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.KeyWalker;
+import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexReader;
 import java.util.ArrayList;
@@ -205,27 +206,28 @@ final class RoutingCache {
         }
 
         /** Memory besides the key bytes: the starts, the words, the summary and (bit units) the lengths. */
-        static long fixedBytes(long n, boolean bits) {
-            return 4 * (n + 1) + 8 * n + 8 * ((n + STRIDE - 1) / STRIDE) + (bits ? 4 * n : 0);
+        static long fixedBytes(long n, boolean lengths) {
+            return 4 * (n + 1) + 8 * n + 8 * ((n + STRIDE - 1) / STRIDE) + (lengths ? 4 * n : 0);
         }
 
         /** The keys of a borrowed stream, or null if they take more than {@code maxBytes}. */
         static Samples decode(FcStream s, long maxBytes) {
             long n = s.count();
-            boolean bits = s.framing().bitUnit();
-            long fixed = fixedBytes(n, bits);
+            StreamUnits units = s.framing().units();
+            boolean lengths = units.partialBytes();
+            long fixed = fixedBytes(n, lengths);
             if (n == 0 || fixed > maxBytes) {
                 return null;
             }
             int[] starts = new int[(int) n + 1];
-            int[] bitLengths = bits ? new int[(int) n] : null;
+            int[] bitLengths = lengths ? new int[(int) n] : null;
             byte[] keys = new byte[(int) Math.min(maxBytes - fixed, Math.max(64, n * 16))];
             int at = 0;
             KeyWalker w = s.keys();
             int i = 0;
             while (w.next()) {
                 long u = w.keyUnits();
-                long bytes = bits ? BitStrings.bytes(u) : u;
+                long bytes = units.arrayBytes(u);
                 if (at + bytes + fixed > maxBytes) {
                     return null;
                 }
@@ -234,7 +236,7 @@ final class RoutingCache {
                 }
                 System.arraycopy(w.keyBuffer(), 0, keys, at, (int) bytes);
                 starts[i] = at;
-                if (bits) {
+                if (lengths) {
                     bitLengths[i] = (int) u;
                 }
                 at += (int) bytes;

@@ -2,13 +2,12 @@ package dev.everett.segment.cascade;
 
 import dev.everett.api.KeyRange;
 import dev.everett.api.SeekCursor;
-import dev.everett.segment.bits.BitStrings;
-import dev.everett.segment.bits.OrderedStrings;
 import dev.everett.segment.fc.ByteWalker;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
-import dev.everett.segment.fc.Framing;
+import dev.everett.segment.fc.KeyForm;
 import dev.everett.segment.fc.KeyWalker;
+import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
@@ -34,10 +33,9 @@ public final class SegmentSeekCursor implements SeekCursor {
     private final NativeReader reader;
     private final KeyRange range;
     private final FcStream.Window window = new FcStream.Window();
-    private final boolean bits;
-    private final int pathBits;
-    /** KV02 in bits: stored keys are the ordered string form of the host's (queries are encoded, keys decoded). */
-    private final boolean orderedStrings;
+    private final StreamUnits units;
+    /** The host's keys as stored (queries are made logical, keys cut back to the host's). */
+    private final KeyForm form;
     private final ValueCodec values;
 
     private KeyWalker walker;
@@ -64,9 +62,8 @@ public final class SegmentSeekCursor implements SeekCursor {
         this.reader = reader;
         this.natives = reader.typed().stream();
         this.range = range;
-        this.bits = reader.bitUnit();
-        this.pathBits = reader.pathBits();
-        this.orderedStrings = Framing.orderedStrings(reader.policy());
+        this.units = reader.framing().units();
+        this.form = reader.keyForm();
         this.values = reader.values();
     }
 
@@ -197,25 +194,11 @@ public final class SegmentSeekCursor implements SeekCursor {
         window.read();
         Frame f = window.frame;
         long length = f.retained + f.suffixLength;
-        byte[] k;
-        if (bits) {
-            byte[] stored = orderedStrings ? OrderedStrings.encode(q, q.length) : q;
-            long qBits = 8L * stored.length + pathBits;
-            if (f.retained > qBits) {
-                throw reader.corruption().at(f.start >>> 3, "seek landed on a record retaining more than the query's bits");
-            }
-            byte[] logicalQuery = BitStrings.shiftedRight(stored, 8L * stored.length, pathBits);
-            k = Arrays.copyOf(logicalQuery, Math.max(BitStrings.bytes(length), 1));
-            BitStrings.copy(natives.segment(), f.suffixAt, k, f.retained, f.suffixLength);
-            BitStrings.clearTail(k, length);
-        } else {
-            int retained = (int) f.retained;
-            if (retained > q.length) {
-                throw reader.corruption().at(f.start, "seek landed on a record retaining more than the query's bytes");
-            }
-            k = Arrays.copyOf(q, Math.max(Math.toIntExact(length), 1));
-            MemorySegment.copy(natives.segment(), java.lang.foreign.ValueLayout.JAVA_BYTE, f.suffixAt, k, retained, (int) f.suffixLength);
+        byte[] logicalQuery = form.logicalQuery(q, q.length);
+        if (f.retained > form.units(form.storedBytes(logicalQuery))) {
+            throw reader.corruption().at(units.byteOffset(f.start), "seek landed on a record retaining more than the query's " + units.names());
         }
+        byte[] k = units.extend(logicalQuery, f.retained, natives.segment(), f.suffixAt, f.suffixLength);
         setKey(k, length);
         setValue(p, f.valueAt, f.valueLength);
         group = null;
@@ -243,25 +226,12 @@ public final class SegmentSeekCursor implements SeekCursor {
     private void setKey(byte[] k, long length) {
         logical = k;
         logicalLength = length;
-        if (!bits) {
-            key = k;
-            keyLength = (int) length;
-            return;
-        }
-        int n = (int) ((length - pathBits) >>> 3);
+        int n = form.scratchBytes(length);
         if (shifted.length < n) {
             shifted = new byte[Math.max(n, 2 * shifted.length)];
         }
-        BitStrings.dropFirstBit(k, shifted, n);
-        key = shifted;
-        if (orderedStrings) {
-            int h = OrderedStrings.decodeInPlace(shifted, n);
-            if (h < 0) {
-                throw reader.corruption().at(0, OrderedStrings.NOT_CANONICAL);
-            }
-            n = h;
-        }
-        keyLength = n;
+        key = form.host(k, length, shifted);
+        keyLength = form.hostLength(key, length, reader.corruption(), 0);
     }
 
     private void setValue(long at, long encodedAt, long encodedLength) {

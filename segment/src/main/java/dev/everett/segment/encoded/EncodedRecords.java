@@ -8,6 +8,7 @@ import dev.everett.segment.bits.OrderedStrings;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
 import dev.everett.segment.fc.Framing;
+import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
@@ -19,7 +20,8 @@ import java.lang.foreign.MemorySegment;
  * offsets, the extent and the terminal length are checked as the walk goes; key order is left
  * to the consumer, which compares literals anyway.
  *
- * <p>Units ({@link #bitUnit()}): byte-unit natives give byte offsets and lengths in bytes.
+ * <p>Units (the family's, chosen once: {@link #open}, {@link #copyUnits}, {@link #bytesFor}):
+ * byte-unit natives give byte offsets and lengths in bytes.
  * Bit-unit natives (KV02 bit, KV03) give <em>file bit offsets</em> (byte offset × 8, MSB-first)
  * and lengths in bits, for the literal and for the encoded value alike: the value is the span of
  * the record stream that holds it, codec and all, so a consumer copies it bit for bit, and
@@ -38,6 +40,8 @@ public final class EncodedRecords {
     private final ValueCodec values;
     private final int pathBits;
     private final boolean orderedStrings;
+    /** The stream's unit: how its keys are copied and sized. */
+    private final StreamUnits units;
     private final EliasFanoReader.Cursor blockOffsets;
     private final long stride;
     private long ordinal = -1;
@@ -55,6 +59,7 @@ public final class EncodedRecords {
         this.values = reader.values();
         this.pathBits = framing.pathBits();
         this.orderedStrings = Framing.orderedStrings(reader.policy());
+        this.units = framing.units();
         this.blockOffsets = stream.offsets().cursor(0);
         this.stride = stream.stride();
     }
@@ -130,9 +135,53 @@ public final class EncodedRecords {
         return new EncodedValues(reader.policy(), reader.corruption());
     }
 
-    /** True for bit-unit natives: positions are file bit offsets and lengths count bits. */
+    /**
+     * True for bit-unit natives: positions are file bit offsets and lengths count bits. A
+     * consumer need not ask: {@link #open} picks its unit's part, and {@link #copyUnits},
+     * {@link #bytesFor}, {@link #wholeBytes} and {@link #unitNames} do the unit's arithmetic.
+     */
     public boolean bitUnit() {
-        return stream.framing().bitUnit();
+        return units.partialBytes();
+    }
+
+    /** Makes a consumer's per-input part (the merger's span key) for {@code records} and input {@code index}. */
+    @FunctionalInterface
+    public interface InputFactory<K> {
+        K open(EncodedRecords records, int index);
+    }
+
+    /**
+     * This input's part of a consumer, made by the factory of its unit: {@code forBytes} for
+     * byte-unit natives, {@code forBits} for bit-unit ones. Called once per input, so each
+     * per-record call site sees one class.
+     */
+    public <K> K open(InputFactory<? extends K> forBytes, InputFactory<? extends K> forBits, int index) {
+        return units.choose(forBytes, forBits).open(this, index);
+    }
+
+    /**
+     * Writes into {@code dst}, from unit 0, units [{@code from}, {@code to}) of {@code prefix}
+     * followed by {@code n} units of {@link #source()} at position {@code at}: a literal that
+     * starts before the literal a record stored.
+     */
+    public void copyUnits(byte[] prefix, long from, long to, long at, long n, byte[] dst) {
+        units.copy(prefix, from, dst, 0, to - from);
+        units.copy(stream.segment(), at, dst, to - from, n);
+    }
+
+    /** Bytes an array needs to hold {@code n} units. */
+    public long bytesFor(long n) {
+        return (units.bits(n) + 7) >>> 3;
+    }
+
+    /** Whole bytes in {@code n} units (a size estimate: a bit tail is not counted). */
+    public long wholeBytes(long n) {
+        return units.bits(n) >>> 3;
+    }
+
+    /** What a unit is called in messages: "bytes" or "bits". */
+    public String unitNames() {
+        return units.names();
     }
 
     /** The mapped file every offset below refers to. */

@@ -1,10 +1,8 @@
 package dev.everett.segment.fc;
 
-import dev.everett.api.BackspaceCode;
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.segment.bits.BitInput;
 import dev.everett.segment.bits.BitStrings;
-import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -18,15 +16,9 @@ import java.lang.foreign.MemorySegment;
  * streams over KV03 natives), so a key whose length is not a whole number of bytes past that code
  * is corrupt.
  */
-public final class BitFrame extends Frame {
-    // Its bind and read preamble repeat Kv03Frame's and ByteFrame's on purpose: each frame is the hot parse of one grammar.
-    private final BitInput in = new BitInput(MemorySegment.NULL, null, 0, 0);
-    private Corruption corruption;
-    private long end;
-    private long commonWidth;
+public final class BitFrame extends BitCodedFrame {
+    // Its read preamble repeats Kv03Frame's and ByteFrame's on purpose: each frame is the hot parse of one grammar.
     private boolean unique;
-    private boolean golomb;
-    private long parameter;
     private int pathBits;
     private MemorySegment segment = MemorySegment.NULL;
 
@@ -36,27 +28,16 @@ public final class BitFrame extends Frame {
 
     @Override
     public void bind(FcStream stream) {
-        Framing c = stream.framing();
-        if (c.kind() != Framing.Kind.BITS) {
-            throw new IllegalArgumentException("a KV02 bit frame cannot read a " + c + " stream");
-        }
-        in.over(stream.segment(), stream.corruption(), stream.start(), stream.end());
+        Framing c = bindBits(stream, Framing.Kind.BITS, "KV02 bit frame");
         this.segment = stream.segment();
-        this.corruption = stream.corruption();
-        this.end = stream.end();
-        this.commonWidth = stream.commonWidth();
         this.unique = stream.unique();
-        this.golomb = c.backspace().code() == BackspaceCode.GOLOMB;
-        this.parameter = c.backspace().parameter();
         this.pathBits = c.pathBits();
     }
 
     @Override
     public void read(boolean blockStart, long previousLength, boolean first, long fcStart) {
         BitInput in = this.in;
-        long at = pos;
-        in.pos = at;
-        start = at;
+        long at = begin();
         if (blockStart) {
             long abs = in.readEg0("retained prefix");
             long bound = previousLength >= 0 ? previousLength : at - fcStart;
@@ -88,11 +69,7 @@ public final class BitFrame extends Frame {
             // The literal spells the string sort's code; code 1 is Everett's undefined sort.
             throw corruption.at(start >>> 3, "key starts with sort code 1 (the undefined sort); the string sort's code is 0");
         }
-        suffixAt = p;
-        suffixLength = suffix;
-        valueAt = p + suffix;
-        valueLength = value;
-        pos = p + suffix + value;
+        place(p, suffix, value);
     }
 
     private CorruptSegmentException badAbsolute(long abs, boolean first, long previousLength, long bound) {

@@ -1,10 +1,6 @@
 package dev.everett.segment.fc;
 
-import dev.everett.api.CorruptSegmentException;
 import dev.everett.segment.bits.BitStrings;
-import dev.everett.segment.bits.EliasFanoReader;
-import dev.everett.segment.io.Corruption;
-import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -18,55 +14,22 @@ import java.util.Arrays;
  * sits where its Elias–Fano entry says, key order (one bit comparison in the canonical case),
  * and at the end the extent, the terminal key length and the last residual.
  */
-public final class BitWalker implements KeyWalker {
-    // Deliberately a near-copy of ByteWalker: each is the monomorphic hot loop of one unit (no per-record virtual calls).
-    private final MemorySegment s;
-    private final Corruption corruption;
+public final class BitWalker extends StreamWalk {
+    // Its step is a near-copy of ByteWalker's on purpose: each is the monomorphic hot loop of one unit.
     private final Frame frame;
-    private final EliasFanoReader offsets;
-    private EliasFanoReader.Cursor blockOffsets;
-    private final long fcStart;
-    private final long fcEnd;
-    private final long blockWidth;
-    private final long stride;
-    private final long count;
-    private final long terminalLength;
-    private final long terminalAt;
-    private final boolean unique;
-
-    private long ordinal = -1;
-    private long nextBlock;
     private byte[] key = new byte[64];
     private long keyBits;
-    private boolean ended;
-    private long firstNonCanonical = -1;
 
     BitWalker(FcStream st) {
-        this.s = st.segment();
-        this.corruption = st.corruption();
+        super(st);
         this.frame = st.framing().newFrame();
         this.frame.bind(st);
         this.frame.pos = st.start();
-        this.offsets = st.offsets();
-        this.blockOffsets = offsets.cursor(0);
-        this.fcStart = st.start();
-        this.fcEnd = st.end();
-        this.blockWidth = st.blockWidth();
-        this.stride = st.stride();
-        this.count = st.count();
-        this.terminalLength = st.terminalLength();
-        this.terminalAt = st.terminalAt();
-        this.unique = st.unique();
     }
 
     @Override
     public Frame frame() {
         return frame;
-    }
-
-    @Override
-    public long ordinal() {
-        return ordinal;
     }
 
     @Override
@@ -84,11 +47,11 @@ public final class BitWalker implements KeyWalker {
     public boolean next() {
         long o = ordinal + 1;
         if (o >= count) {
-            return finish();
+            return finish(frame.pos, keyBits);
         }
         boolean blockStart = o == nextBlock;
         if (blockStart) {
-            checkBlockStart(o);
+            checkBlockStart(o, frame.pos);
         }
         long previous = keyBits;
         Frame f = frame;
@@ -114,15 +77,6 @@ public final class BitWalker implements KeyWalker {
         return true;
     }
 
-    private void checkBlockStart(long o) {
-        long expected = blockOffsets.next() + o * stride;
-        if (expected != frame.pos - fcStart) {
-            throw corruption.at(frame.pos >>> 3, "block " + o / blockWidth + " starts at stream bit " + (frame.pos - fcStart)
-                    + " but its Elias–Fano entry says " + expected);
-        }
-        nextBlock += blockWidth;
-    }
-
     private void grow(long bits) {
         long bytes = (bits + 7) >>> 3;
         if (bytes > Integer.MAX_VALUE - 16) {
@@ -142,7 +96,7 @@ public final class BitWalker implements KeyWalker {
         long m = BitStrings.mismatch(s, frame.suffixAt, key, retained, n);
         if (m >= 0) {
             if (BitStrings.bit(s, frame.suffixAt + m) == 0) {
-                throw outOfOrder(o);
+                throw outOfOrder(o, frame.start);
             }
             if (m > 0) {
                 nonCanonical(o);
@@ -150,38 +104,9 @@ public final class BitWalker implements KeyWalker {
             return;
         }
         if (suffix < oldRest || (unique && suffix == oldRest)) {
-            throw outOfOrder(o);
+            throw outOfOrder(o, frame.start);
         }
         nonCanonical(o);
-    }
-
-    private void nonCanonical(long o) {
-        if (firstNonCanonical < 0) {
-            firstNonCanonical = o;
-        }
-    }
-
-    private CorruptSegmentException outOfOrder(long o) {
-        return corruption.at(frame.start >>> 3, "key of record " + o + (unique ? " is not greater than" : " is less than") + " its predecessor");
-    }
-
-    private boolean finish() {
-        if (ended) {
-            return false;
-        }
-        ended = true;
-        ordinal = count;
-        if (frame.pos != fcEnd) {
-            throw corruption.at(frame.pos >>> 3, "records end at stream bit " + (frame.pos - fcStart) + " but the extent is " + (fcEnd - fcStart));
-        }
-        if (count > 0 && keyBits != terminalLength) {
-            throw corruption.at(terminalAt, "terminal key length " + terminalLength + " but the last key has " + keyBits + " bits");
-        }
-        long last = blockOffsets.next();
-        if (last != fcEnd - fcStart - count * stride) {
-            throw corruption.at(fcEnd >>> 3, "last Elias–Fano entry " + last + " is not the extent less the value stride");
-        }
-        return false;
     }
 
     @Override
@@ -193,22 +118,7 @@ public final class BitWalker implements KeyWalker {
         System.arraycopy(k, 0, key, 0, bytes);
         BitStrings.clearTail(key, bits);
         keyBits = bits;
-        ordinal = at;
         frame.pos = end;
-        long nextBlockIndex = at / blockWidth + 1;
-        nextBlock = nextBlockIndex * blockWidth;
-        blockOffsets = offsets.cursor(Math.min(nextBlockIndex, offsets.size() - 1));
-        ended = false;
-    }
-
-    @Override
-    public void stop() {
-        ended = true;
-        ordinal = count;
-    }
-
-    @Override
-    public long firstNonCanonical() {
-        return firstNonCanonical;
+        resumeAt(at);
     }
 }

@@ -18,7 +18,7 @@ import java.nio.ByteOrder;
  * per-record path stays small enough for the JIT to inline.
  */
 public final class ByteFrame extends Frame {
-    // Its bind and count checks repeat BitFrame's on purpose: each frame is the hot parse of one grammar.
+    // Its record checks repeat BitFrame's on purpose: each frame is the hot parse of one grammar.
     private MemorySegment s;
     private Corruption corruption;
     private long end;
@@ -26,16 +26,9 @@ public final class ByteFrame extends Frame {
     /** Native streams have unique keys; borrowed streams may repeat one (an empty suffix). */
     private boolean unique;
 
-    public ByteFrame(MemorySegment s, Corruption corruption, long end, long commonWidth, boolean unique) {
-        this.s = s;
-        this.corruption = corruption;
-        this.end = end;
-        this.commonWidth = commonWidth;
-        this.unique = unique;
-    }
-
+    /** A frame over the unique-keyed records of {@code s} that end at {@code end}. */
     public ByteFrame(MemorySegment s, Corruption corruption, long end, long commonWidth) {
-        this(s, corruption, end, commonWidth, true);
+        over(s, corruption, end, commonWidth, true);
     }
 
     /** A frame over nothing yet; {@link #bind} it to a stream before reading. */
@@ -48,11 +41,15 @@ public final class ByteFrame extends Frame {
         if (stream.framing().kind() != Framing.Kind.BYTES) {
             throw new IllegalArgumentException("a byte frame cannot read a " + stream.framing() + " stream");
         }
-        this.s = stream.segment();
-        this.corruption = stream.corruption();
-        this.end = stream.end();
-        this.commonWidth = stream.commonWidth();
-        this.unique = stream.unique();
+        over(stream.segment(), stream.corruption(), stream.end(), stream.commonWidth(), stream.unique());
+    }
+
+    private void over(MemorySegment s, Corruption corruption, long end, long commonWidth, boolean unique) {
+        this.s = s;
+        this.corruption = corruption;
+        this.end = end;
+        this.commonWidth = commonWidth;
+        this.unique = unique;
     }
 
     private static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -159,11 +156,7 @@ public final class ByteFrame extends Frame {
         if (Long.compareUnsigned(suffix, end - p) > 0 || Long.compareUnsigned(value, end - p - suffix) > 0) {
             throw pastEnd(suffix, value);
         }
-        suffixAt = p;
-        suffixLength = suffix;
-        valueAt = p + suffix;
-        valueLength = value;
-        pos = p + suffix + value;
+        place(p, suffix, value);
     }
 
     private CorruptSegmentException badAbsolute(long abs, boolean first, long previousLength, long bound) {

@@ -1,8 +1,5 @@
 package dev.everett.segment.fc;
 
-import dev.everett.api.CorruptSegmentException;
-import dev.everett.segment.bits.EliasFanoReader;
-import dev.everett.segment.io.Corruption;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -17,56 +14,23 @@ import java.util.Arrays;
  * case), and at the end the extent, the terminal key length and the last residual. The error
  * paths are separate cold methods so that {@link #next()} stays small enough to inline.
  */
-public final class ByteWalker implements KeyWalker {
-    // Deliberately a near-copy of BitWalker: each is the monomorphic hot loop of one unit (no per-record virtual calls).
-    private final MemorySegment s;
-    private final Corruption corruption;
+public final class ByteWalker extends StreamWalk {
+    // Its step is a near-copy of BitWalker's on purpose: each is the monomorphic hot loop of one unit.
     private final ByteFrame frame;
-    private EliasFanoReader.Cursor blockOffsets;
-    private final EliasFanoReader offsets;
-    private final long fcStart;
-    private final long fcEnd;
-    private final long blockWidth;
-    private final long stride;
-    private final long count;
-    private final long terminalLength;
-    private final long terminalAt;
-    private final boolean unique;
-
-    private long ordinal = -1;
-    private long nextBlock;
     public byte[] key = new byte[64];
     public int keyLength;
-    private boolean ended;
-    private long firstNonCanonical = -1;
     private byte[] displaced = new byte[0];
 
-    ByteWalker(MemorySegment s, Corruption corruption, EliasFanoReader offsets, long fcStart, long fcEnd,
-             long blockWidth, long commonWidth, long count, long terminalLength, long terminalAt, boolean unique) {
-        this.s = s;
-        this.corruption = corruption;
-        this.fcStart = fcStart;
-        this.fcEnd = fcEnd;
-        this.blockWidth = blockWidth;
-        this.stride = Math.max(0, commonWidth);
-        this.count = count;
-        this.terminalLength = terminalLength;
-        this.terminalAt = terminalAt;
-        this.unique = unique;
-        this.frame = new ByteFrame(s, corruption, fcEnd, commonWidth, unique);
+    ByteWalker(FcStream st) {
+        super(st);
+        this.frame = new ByteFrame();
+        this.frame.bind(st);
         this.frame.pos = fcStart;
-        this.offsets = offsets;
-        this.blockOffsets = offsets.cursor(0);
     }
 
     @Override
     public ByteFrame frame() {
         return frame;
-    }
-
-    @Override
-    public long ordinal() {
-        return ordinal;
     }
 
     @Override
@@ -84,11 +48,11 @@ public final class ByteWalker implements KeyWalker {
     public boolean next() {
         long o = ordinal + 1;
         if (o >= count) {
-            return finish();
+            return finish(frame.pos, keyLength);
         }
         boolean blockStart = o == nextBlock;
         if (blockStart) {
-            checkBlockStart(o);
+            checkBlockStart(o, frame.pos);
         }
         int previous = keyLength;
         ByteFrame f = frame;
@@ -123,15 +87,6 @@ public final class ByteWalker implements KeyWalker {
         }
     }
 
-    private void checkBlockStart(long o) {
-        long expected = blockOffsets.next() + o * stride;
-        if (expected != frame.pos - fcStart) {
-            throw corruption.at(frame.pos, "block " + o / blockWidth + " starts at stream offset " + (frame.pos - fcStart)
-                    + " but its Elias–Fano entry says " + expected);
-        }
-        nextBlock += blockWidth;
-    }
-
     private void grow(long length) {
         if (length > Integer.MAX_VALUE - 16) {
             throw corruption.at(frame.start, "key of " + length + " bytes exceeds the reader's 2 GiB key limit");
@@ -146,11 +101,9 @@ public final class ByteWalker implements KeyWalker {
      */
     private void checkConservativeOrder(long o, int retained, int previous, int firstCmp) {
         if (firstCmp < 0) {
-            throw outOfOrder(o);
+            throw outOfOrder(o, frame.start);
         }
-        if (firstNonCanonical < 0) {
-            firstNonCanonical = o;
-        }
+        nonCanonical(o);
         int oldRest = previous - retained;
         if (displaced.length < oldRest) {
             displaced = new byte[oldRest];
@@ -161,37 +114,14 @@ public final class ByteWalker implements KeyWalker {
             int cmp = Byte.compareUnsigned(s.get(ValueLayout.JAVA_BYTE, frame.suffixAt + i), displaced[(int) i]);
             if (cmp != 0) {
                 if (cmp < 0) {
-                    throw outOfOrder(o);
+                    throw outOfOrder(o, frame.start);
                 }
                 return;
             }
         }
         if (frame.suffixLength < oldRest || (unique && frame.suffixLength == oldRest)) {
-            throw outOfOrder(o);
+            throw outOfOrder(o, frame.start);
         }
-    }
-
-    private CorruptSegmentException outOfOrder(long o) {
-        return corruption.at(frame.start, "key of record " + o + (unique ? " is not greater than" : " is less than") + " its predecessor");
-    }
-
-    private boolean finish() {
-        if (ended) {
-            return false;
-        }
-        ended = true;
-        ordinal = count;
-        if (frame.pos != fcEnd) {
-            throw corruption.at(frame.pos, "records end at stream offset " + (frame.pos - fcStart) + " but the extent is " + (fcEnd - fcStart));
-        }
-        if (count > 0 && keyLength != terminalLength) {
-            throw corruption.at(terminalAt, "terminal key length " + terminalLength + " but the last key has " + keyLength + " units");
-        }
-        long last = blockOffsets.next();
-        if (last != fcEnd - fcStart - count * stride) {
-            throw corruption.at(fcEnd, "last Elias–Fano entry " + last + " is not the extent less the value stride");
-        }
-        return false;
     }
 
     /**
@@ -207,24 +137,7 @@ public final class ByteWalker implements KeyWalker {
         }
         System.arraycopy(k, 0, key, 0, length);
         keyLength = length;
-        ordinal = at;
         frame.pos = end;
-        long nextBlockIndex = at / blockWidth + 1;
-        nextBlock = nextBlockIndex * blockWidth;
-        blockOffsets = offsets.cursor(Math.min(nextBlockIndex, offsets.size() - 1));
-        ended = false;
-    }
-
-    /** Stops the walk; later calls to {@link #next()} return false. */
-    @Override
-    public void stop() {
-        ended = true;
-        ordinal = count;
-    }
-
-    /** Ordinal of the first record found with shorter-than-maximal retention, or -1. */
-    @Override
-    public long firstNonCanonical() {
-        return firstNonCanonical;
+        resumeAt(at);
     }
 }

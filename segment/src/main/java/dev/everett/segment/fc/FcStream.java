@@ -37,15 +37,15 @@ public record FcStream(MemorySegment segment, Corruption corruption, long start,
 
     /** The sequential walk of a byte-unit stream. */
     public ByteWalker byteWalker() {
-        if (framing.bitUnit()) {
+        if (framing.units() != StreamUnits.BYTES) {
             throw new IllegalStateException("a byte walker cannot walk a " + framing + " stream");
         }
-        return new ByteWalker(segment, corruption, offsets, start, end, blockWidth, commonWidth, count, terminalLength, terminalAt, unique);
+        return new ByteWalker(this);
     }
 
     /** The sequential walk of a bit-unit stream. */
     public BitWalker bitWalker() {
-        if (!framing.bitUnit()) {
+        if (framing.units() != StreamUnits.BITS) {
             throw new IllegalStateException("a bit walker cannot walk a byte-unit stream");
         }
         return new BitWalker(this);
@@ -53,7 +53,7 @@ public record FcStream(MemorySegment segment, Corruption corruption, long start,
 
     /** The sequential walk of any stream, rebuilding its keys. */
     public KeyWalker keys() {
-        return framing.bitUnit() ? bitWalker() : byteWalker();
+        return framing.units().walker(this);
     }
 
     public long stride() {
@@ -62,7 +62,7 @@ public record FcStream(MemorySegment segment, Corruption corruption, long start,
 
     /** File byte offset of a position in this stream's units, for error messages. */
     public long byteOffset(long position) {
-        return framing.bitUnit() ? position >>> 3 : position;
+        return framing.units().byteOffset(position);
     }
 
     /**

@@ -39,6 +39,15 @@ public abstract class Frame {
      */
     public abstract void read(boolean blockStart, long previousLength, boolean first, long fcStart);
 
+    /** Records that the literal of {@code suffix} units and the value of {@code value} units follow at {@code p}. */
+    final void place(long p, long suffix, long value) {
+        suffixAt = p;
+        suffixLength = suffix;
+        valueAt = p + suffix;
+        valueLength = value;
+        pos = p + suffix + value;
+    }
+
     /** Key length of the record just read, in units. */
     public abstract long keyLength();
 }

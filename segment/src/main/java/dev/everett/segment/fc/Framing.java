@@ -11,9 +11,10 @@ import dev.everett.segment.io.FileOutput;
  * How the records of one front-coded stream are framed, which fixes its unit and the frame that
  * parses it. This is the one place that turns a policy into its format family's parts: the
  * framing of its natives ({@link #ofNatives}) and borrowed keys ({@link #ofBorrowedKeys}), the
- * frame ({@link #newFrame}), the walker ({@link FcStream#keys}), the value codec
- * ({@link #values}) and the record encoder ({@link #newEncoder}); readers, writers, cursors, the
- * cascade and the merger take those and never ask "bits? optional?" themselves.
+ * frame ({@link #newFrame}), the unit ({@link #units}: positions, key copies and comparisons,
+ * the walker), the value codec ({@link #values}), the host key form ({@link #keyForm}) and the
+ * record encoder ({@link #newEncoder}); readers, writers, cursors, the cascade and the merger
+ * take those and never ask "bits? optional?" themselves.
  *
  * <ul>
  *   <li>{@link Kind#BYTES}: byte-unit KV02 framing (LEB128 counts), natives and borrowed keys.</li>
@@ -29,7 +30,15 @@ import dev.everett.segment.io.FileOutput;
  *                  (Everett's string sort), 0 for bytes. Keys are whole bytes after it.
  */
 public record Framing(Kind kind, BackspaceCode backspace, boolean optional, int pathBits) {
-    public enum Kind { BYTES, BITS, KV03 }
+    public enum Kind {
+        BYTES(StreamUnits.BYTES), BITS(StreamUnits.BITS), KV03(StreamUnits.BITS);
+
+        final StreamUnits units;
+
+        Kind(StreamUnits units) {
+            this.units = units;
+        }
+    }
 
     static final Framing BYTES = new Framing(Kind.BYTES, BackspaceCode.VARINT, false, 0);
 
@@ -85,8 +94,15 @@ public record Framing(Kind kind, BackspaceCode backspace, boolean optional, int 
         return new BitRecordEncoder(ofNatives(p), new BitValue(BitValue.codec(p)), p.blockWidth(), streamWidth, orderedStrings(p), out);
     }
 
-    public boolean bitUnit() {
-        return kind != Kind.BYTES;
+    /** The unit of the streams so framed: what positions, lengths and keys count. */
+    public StreamUnits units() {
+        return kind.units;
+    }
+
+    /** How the host's keys relate to the keys stored under {@code p} (sort code, ordered string form). */
+    public static KeyForm keyForm(Policy p) {
+        Framing f = ofNatives(p);
+        return f.kind() == Kind.BYTES ? KeyForm.BYTES : new KeyForm.Logical(f.pathBits(), orderedStrings(p));
     }
 
     /** A frame that parses this framing (bind it to a stream before reading). */

@@ -9,17 +9,12 @@ package dev.everett.segment.fc;
  * unused tail bits are zero (for KV03 and the borrowed streams over it, the logical key: sort
  * code first).
  */
-public interface KeyWalker {
+public interface KeyWalker extends KeySource {
     /** Moves to the next record; false once past the last (after checking the stream's end). */
+    @Override
     boolean next();
 
     long ordinal();
-
-    /** The current key, valid in its first {@link #keyUnits()} units. */
-    byte[] keyBuffer();
-
-    /** The current key's length in units. */
-    long keyUnits();
 
     /** The current record's framing. */
     Frame frame();

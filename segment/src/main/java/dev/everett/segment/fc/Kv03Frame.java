@@ -1,10 +1,7 @@
 package dev.everett.segment.fc;
 
-import dev.everett.api.BackspaceCode;
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.segment.bits.BitInput;
-import dev.everett.segment.io.Corruption;
-import java.lang.foreign.MemorySegment;
 
 /**
  * Parses KV03 records in place (docs/format.md, "KV03 body") for the one sort of Everett's string
@@ -20,16 +17,10 @@ import java.lang.foreign.MemorySegment;
  * Then come EG0 of the suffix in bits (key bits must be whole bytes), the suffix, and the value,
  * which delimits itself. Positions are absolute file bit offsets.
  */
-public final class Kv03Frame extends Frame {
-    // Its bind and read preamble repeat BitFrame's on purpose: each frame is the hot parse of one grammar.
+public final class Kv03Frame extends BitCodedFrame {
+    // Its read preamble repeats BitFrame's on purpose: each frame is the hot parse of one grammar.
     private static final int PATH = Framing.KV03_PATH_BITS;
 
-    private final BitInput in = new BitInput(MemorySegment.NULL, null, 0, 0);
-    private Corruption corruption;
-    private long end;
-    private long commonWidth;
-    private boolean golomb;
-    private long parameter;
     private boolean optional;
 
     /** The value just read: present (always, under the raw grammar), and where its bytes lie. */
@@ -42,25 +33,13 @@ public final class Kv03Frame extends Frame {
 
     @Override
     public void bind(FcStream stream) {
-        Framing c = stream.framing();
-        if (c.kind() != Framing.Kind.KV03) {
-            throw new IllegalArgumentException("a KV03 frame cannot read a " + c + " stream");
-        }
-        in.over(stream.segment(), stream.corruption(), stream.start(), stream.end());
-        this.corruption = stream.corruption();
-        this.end = stream.end();
-        this.commonWidth = stream.commonWidth();
-        this.golomb = c.backspace().code() == BackspaceCode.GOLOMB;
-        this.parameter = c.backspace().parameter();
-        this.optional = c.optional();
+        this.optional = bindBits(stream, Framing.Kind.KV03, "KV03 frame").optional();
     }
 
     @Override
     public void read(boolean blockStart, long previousLength, boolean first, long fcStart) {
         BitInput in = this.in;
-        long at = pos;
-        in.pos = at;
-        start = at;
+        long at = begin();
         respelled = false;
         if (blockStart) {
             long r = in.readEg0("retained prefix");

@@ -1,8 +1,8 @@
 package dev.everett.segment.index;
 
-import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.fc.KeySource;
 import dev.everett.segment.fc.KeyWalker;
-import java.util.Arrays;
+import dev.everett.segment.fc.StreamUnits;
 
 /**
  * Walks a catalog's virtual order: its native keys merged with both borrowed streams, every
@@ -10,14 +10,14 @@ import java.util.Arrays;
  * order; the builder of the catalog above samples it. Keys are in the streams' units (bit-unit
  * catalogs: logical bit strings).
  */
-final class AugmentedKeys {
+final class AugmentedKeys implements KeySource {
     static final int NATIVE = 0;
     static final int MAIN = 1;
     static final int SECONDARY = 2;
 
     private final KeyWalker[] walkers = new KeyWalker[3];
     private final boolean[] live = new boolean[3];
-    private final boolean bits;
+    private final StreamUnits units;
     private int origin = -1;
     private boolean primed;
 
@@ -25,11 +25,12 @@ final class AugmentedKeys {
         walkers[NATIVE] = c.nativeStream().keys();
         walkers[MAIN] = c.index.route(IndexReader.MAIN).stream().keys();
         walkers[SECONDARY] = c.index.route(IndexReader.SECONDARY).stream().keys();
-        this.bits = c.nativeStream().framing().bitUnit();
+        this.units = c.nativeStream().framing().units();
     }
 
     /** Moves to the next occurrence; false at the end. */
-    boolean next() {
+    @Override
+    public boolean next() {
         if (!primed) {
             for (int i = 0; i < 3; i++) {
                 live[i] = walkers[i].next();
@@ -48,18 +49,17 @@ final class AugmentedKeys {
     }
 
     private boolean less(KeyWalker a, KeyWalker b) {
-        if (bits) {
-            return BitStrings.compare(a.keyBuffer(), a.keyUnits(), b.keyBuffer(), b.keyUnits()) < 0;
-        }
-        return Arrays.compareUnsigned(a.keyBuffer(), 0, (int) a.keyUnits(), b.keyBuffer(), 0, (int) b.keyUnits()) < 0;
+        return units.compare(a.keyBuffer(), a.keyUnits(), b.keyBuffer(), b.keyUnits()) < 0;
     }
 
-    byte[] key() {
+    @Override
+    public byte[] keyBuffer() {
         return walkers[origin].keyBuffer();
     }
 
     /** The current key's length in units. */
-    long keyUnits() {
+    @Override
+    public long keyUnits() {
         return walkers[origin].keyUnits();
     }
 

@@ -2,9 +2,10 @@ package dev.everett.segment.index;
 
 import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
-import dev.everett.segment.bits.BitStrings;
+import dev.everett.segment.fc.Framing;
+import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.bits.EliasFano;
-import dev.everett.segment.fc.KeyWalker;
+import dev.everett.segment.fc.KeySource;
 import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.FileOutput;
@@ -26,8 +27,8 @@ import java.util.Arrays;
 public final class IndexBuilder {
     private final Policy policy;
     private final long k;
-    /** Bit unit: keys are logical bit strings and lengths count bits. */
-    private final boolean bits;
+    /** The keys' unit: logical bit strings with lengths in bits, or bytes. */
+    private final StreamUnits units;
 
     /** Whether {@link #build} forces the file it publishes (see {@link #scratch()}). */
     private boolean durable = true;
@@ -35,7 +36,7 @@ public final class IndexBuilder {
     public IndexBuilder(Policy policy) {
         this.policy = policy;
         this.k = policy.groupSize();
-        this.bits = policy.unit() == dev.everett.api.Unit.BIT;
+        this.units = Framing.ofBorrowedKeys(policy).units();
     }
 
     /**
@@ -51,52 +52,9 @@ public final class IndexBuilder {
     record Built(Path path, long virtualCount, long mainCount, long secondaryCount) {
     }
 
-    /** A source of keys in order, possibly sampled every K-th. */
-    private interface Source {
-        boolean next();
-
-        byte[] key();
-
-        /** The key's length in units. */
-        long length();
-    }
-
-    private static Source natives(KeyWalker w) {
-        return new Source() {
-            public boolean next() {
-                return w.next();
-            }
-
-            public byte[] key() {
-                return w.keyBuffer();
-            }
-
-            public long length() {
-                return w.keyUnits();
-            }
-        };
-    }
-
-    /** A catalog's virtual order as a source. */
-    private static Source occurrences(AugmentedKeys keys) {
-        return new Source() {
-            public boolean next() {
-                return keys.next();
-            }
-
-            public byte[] key() {
-                return keys.key();
-            }
-
-            public long length() {
-                return keys.keyUnits();
-            }
-        };
-    }
-
     /** Every K-th key of {@code all}: positions 0, K, 2K, …. */
-    private Source everyKth(Source all) {
-        return new Source() {
+    private KeySource everyKth(KeySource all) {
+        return new KeySource() {
             boolean started;
 
             public boolean next() {
@@ -110,12 +68,12 @@ public final class IndexBuilder {
                 return true;
             }
 
-            public byte[] key() {
-                return all.key();
+            public byte[] keyBuffer() {
+                return all.keyBuffer();
             }
 
-            public long length() {
-                return all.length();
+            public long keyUnits() {
+                return all.keyUnits();
             }
         };
     }
@@ -131,7 +89,7 @@ public final class IndexBuilder {
         int bits = IndexDirectory.classBits(k);
         try (AtomicFile out = new AtomicFile(target, durable);
              Spill fc0 = new Spill(dir); Spill fc1 = new Spill(dir); Spill cuts0 = new Spill(dir); Spill cuts1 = new Spill(dir)) {
-            KeyStreamEncoder[] streams = {new KeyStreamEncoder(fc0.out(), policy), new KeyStreamEncoder(fc1.out(), policy)};
+            KeyStreamEncoder[] streams = {KeyStreamEncoder.of(fc0.out(), policy), KeyStreamEncoder.of(fc1.out(), policy)};
             Spill[] cuts = {cuts0, cuts1};
             ClassPacker[] classes = {new ClassPacker(bits), new ClassPacker(bits)};
             BitVector[] flags = {new BitVector(), new BitVector()};
@@ -147,10 +105,10 @@ public final class IndexBuilder {
                     }
                 }
             } else {
-                Source[] sources = {
-                        natives(natives.typed().stream().keys()),
-                        main == null ? null : everyKth(occurrences(new AugmentedKeys(main))),
-                        secondary == null ? null : everyKth(natives(secondary.typed().stream().keys()))};
+                KeySource[] sources = {
+                        natives.typed().stream().keys(),
+                        main == null ? null : everyKth(new AugmentedKeys(main)),
+                        secondary == null ? null : everyKth(secondary.typed().stream().keys())};
                 v = merge(sources, streams, cuts, classes, flags);
             }
             return write(out, target, nativeId, main, secondaryId, secondary, v, streams, new Spill[] {fc0, fc1}, cuts, classes, flags);
@@ -160,7 +118,7 @@ public final class IndexBuilder {
     private static final byte[] ZERO_WORD = new byte[8];
 
     /** One pass over the three sources in virtual order. */
-    private long merge(Source[] sources, KeyStreamEncoder[] streams, Spill[] cuts, ClassPacker[] classes, BitVector[] flags) throws IOException {
+    private long merge(KeySource[] sources, KeyStreamEncoder[] streams, Spill[] cuts, ClassPacker[] classes, BitVector[] flags) throws IOException {
         boolean[] live = new boolean[3];
         for (int i = 0; i < 3; i++) {
             live[i] = sources[i] != null && sources[i].next();
@@ -177,15 +135,15 @@ public final class IndexBuilder {
         while (true) {
             int origin = -1;
             for (int i = 0; i < 3; i++) {
-                if (live[i] && (origin < 0 || compare(sources[i].key(), sources[i].length(), sources[origin].key(), sources[origin].length()) < 0)) {
+                if (live[i] && (origin < 0 || compare(sources[i].keyBuffer(), sources[i].keyUnits(), sources[origin].keyBuffer(), sources[origin].keyUnits()) < 0)) {
                     origin = i;
                 }
             }
             if (origin < 0) {
                 break;
             }
-            byte[] key = sources[origin].key();
-            long length = sources[origin].length();
+            byte[] key = sources[origin].keyBuffer();
+            long length = sources[origin].keyUnits();
             boolean equal = false;
             long lcp = 0;
             if (count > 0) {
@@ -197,8 +155,7 @@ public final class IndexBuilder {
                 if (equal && origin == 0) {
                     throw new IllegalStateException("duplicate native key at occurrence " + count);
                 }
-                lcp = bits ? BitStrings.commonPrefixOfBits(previous, previousLength, key, length)
-                        : BitStrings.commonPrefixBits(previous, (int) previousLength, key, (int) length);
+                lcp = units.commonPrefixBits(previous, previousLength, key, length);
             }
             for (int r = 0; r < 2; r++) {
                 if (borrowed[r] > 0) {
@@ -218,9 +175,9 @@ public final class IndexBuilder {
                 flags[r].add(nativeEqual);
                 borrowed[r]++;
                 pop[r]++;
-                cutCommon[r] = bits ? length : 8L * length;
+                cutCommon[r] = units.bits(length);
             }
-            int bytes = bits ? BitStrings.bytes(length) : (int) length;
+            int bytes = units.arrayBytes(length);
             if (previous.length < bytes) {
                 previous = Arrays.copyOf(previous, Math.max(bytes, 2 * previous.length));
             }
@@ -247,8 +204,7 @@ public final class IndexBuilder {
 
     /** Key order in the policy's unit (bit strings' unused tail bits are zero). */
     private int compare(byte[] a, long aLength, byte[] b, long bLength) {
-        return bits ? BitStrings.compare(a, aLength, b, bLength)
-                : Arrays.compareUnsigned(a, 0, (int) aLength, b, 0, (int) bLength);
+        return units.compare(a, aLength, b, bLength);
     }
 
     private Built write(AtomicFile out, Path target, ObjectId nativeId, Catalog main, ObjectId secondaryId, NativeReader secondary,

@@ -68,7 +68,7 @@ public final class IndexReader implements AutoCloseable {
             long n = LittleEndian.ceilDiv(count, envelope.blockWidth()) + 1;
             EliasFanoReader ef = new EliasFanoReader(file, corruption, n, directory.universes()[r], directory.lowWidths()[r],
                     body + off[fc + 1], body + off[fc + 2], body + off[fc + 3], body + off[fc + 4], directory.lengths()[fc + 4]);
-            long start = framing.bitUnit() ? 8 * (body + off[fc]) : body + off[fc];
+            long start = framing.units().position(body + off[fc]);
             FcStream stream = new FcStream(file, corruption, start, start + directory.extents()[r], ef, count,
                     envelope.blockWidth(), 0, false, directory.terminalLengths()[r], body + IndexDirectory.TERMINAL_LENGTHS + 8L * r, framing);
             RankDirectory ranks = new RankDirectory(file, corruption, body + off[IndexDirectory.classSlot(r)],
@@ -83,11 +83,7 @@ public final class IndexReader implements AutoCloseable {
         try {
             MemorySegment mapped = MappedFile.readOnly(path, arena);
             Envelope env = Envelope.parse(path, mapped);
-            Corruption c = new Corruption(path);
-            c.require(env.kind() == Envelope.Kind.INDEX, 0, "a native object (EVRT.KV) is not an index");
-            String name = path.getFileName() == null ? "" : path.getFileName().toString();
-            c.require(!name.endsWith(".kv"), 0, "index object stored under a .kv name");
-            env.requirePolicy(path, policy);
+            env.requireKind(path, Envelope.Kind.INDEX, policy);
             return new IndexReader(path, arena, mapped, env, policy);
         } catch (RuntimeException | IOException | Error e) {
             arena.close();
@@ -171,9 +167,7 @@ public final class IndexReader implements AutoCloseable {
         for (int r = 0; r < 2; r++) {
             Route route = routes[r];
             int fc = IndexDirectory.fcSlot(r);
-            if (route.stream().framing().bitUnit()) {
-                FullScan.zeroBitPadding(file, corruption, body + directory.offsets()[fc], directory.extents()[r], "route " + r + " key stream");
-            }
+            route.stream().framing().units().checkPadding(file, corruption, body + directory.offsets()[fc], directory.extents()[r], "route " + r + " key stream");
             EliasFano ef = FullScan.walk(route.stream(), null, null);
             long[] at = new long[4];
             long[] lengths = new long[4];

@@ -37,13 +37,28 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
 
     /** The two object kinds and their magic numbers ("EVRT.KV\0", "EVRT.IX\0" as little-endian u64). */
     public enum Kind {
-        NATIVE(0x00_56_4B_2E_54_52_56_45L),
-        INDEX(0x00_58_49_2E_54_52_56_45L);
+        NATIVE(0x00_56_4B_2E_54_52_56_45L, "native", "EVRT.KV", ".kv"),
+        INDEX(0x00_58_49_2E_54_52_56_45L, "index", "EVRT.IX", ".index");
 
         final long magic;
+        /** What the object is called, its magic's text and its file name suffix, for errors. */
+        private final String noun;
+        private final String magicText;
+        private final String suffix;
 
-        Kind(long magic) {
+        Kind(long magic, String noun, String magicText, String suffix) {
             this.magic = magic;
+            this.noun = noun;
+            this.magicText = magicText;
+            this.suffix = suffix;
+        }
+
+        private Kind other() {
+            return this == NATIVE ? INDEX : NATIVE;
+        }
+
+        private String article() {
+            return noun.startsWith("i") ? "an " : "a ";
         }
     }
 
@@ -171,6 +186,20 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
         c.require(count >= 0, 56, "record count beyond 2^63 is not supported");
         return new Envelope(kind, (int) flags, unit, backspace, w, k, policyWidth, commonWidth, extent, count,
                 (int) LittleEndian.u32(s, BODY_CRC_OFFSET));
+    }
+
+    /**
+     * Checks that this envelope is of an object of {@code kind} stored under a name of its kind
+     * (an index named {@code .kv}, or the reverse, was misfiled), and written under {@code policy}.
+     */
+    public void requireKind(Path file, Kind kind, Policy policy) {
+        Corruption c = new Corruption(file);
+        Kind other = kind.other();
+        c.require(this.kind == kind, 0, other.article() + other.noun + " object (" + other.magicText + ") is not " + kind.article() + kind.noun
+                + (kind == Kind.NATIVE ? " segment" : ""));
+        String name = file.getFileName() == null ? "" : file.getFileName().toString();
+        c.require(!name.endsWith(other.suffix), 0, kind.noun + " object stored under " + other.article() + other.suffix + " name");
+        requirePolicy(file, policy);
     }
 
     /** Checks that a well-formed envelope was written under {@code policy}. */

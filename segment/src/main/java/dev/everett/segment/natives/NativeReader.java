@@ -11,13 +11,12 @@ import dev.everett.api.SegmentReader;
 import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.VerifyReport;
-import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.bits.EliasFanoReader;
 import dev.everett.segment.fc.FcStream;
-import dev.everett.segment.fc.Frame;
 import dev.everett.segment.fc.Framing;
 import dev.everett.segment.fc.FullScan;
+import dev.everett.segment.fc.KeyForm;
 import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
@@ -52,6 +51,10 @@ public final class NativeReader implements SegmentReader {
     /** The same, published only once the body CRC has held (or checking is off). */
     private volatile Typed typed;
     private final boolean verifyChecksums;
+    /** The policy's framing, key form and unit-specific parts, chosen once at open. */
+    private final Framing framing;
+    private final KeyForm keyForm;
+    private final NativeFamily family;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
@@ -71,6 +74,9 @@ public final class NativeReader implements SegmentReader {
         this.file = file;
         this.envelope = envelope;
         this.corruption = new Corruption(path);
+        this.framing = Framing.ofNatives(policy);
+        this.keyForm = Framing.keyForm(policy);
+        this.family = framing.units().choose(NativeFamily.BYTES, NativeFamily.BITS);
     }
 
     /** Opens a native whose body CRC is checked before its first read. */
@@ -88,8 +94,7 @@ public final class NativeReader implements SegmentReader {
         try {
             MemorySegment mapped = MappedFile.readOnly(path, arena);
             Envelope env = Envelope.parse(path, mapped);
-            checkKind(path, env);
-            env.requirePolicy(path, policy);
+            env.requireKind(path, Envelope.Kind.NATIVE, policy);
             checkFormat(path, mapped, env, policy);
             NativeReader reader = new NativeReader(path, policy, arena, mapped, env, verifyChecksums);
             if (mode == OpenMode.TYPED) {
@@ -100,13 +105,6 @@ public final class NativeReader implements SegmentReader {
             arena.close();
             throw e;
         }
-    }
-
-    private static void checkKind(Path path, Envelope env) {
-        Corruption c = new Corruption(path);
-        c.require(env.kind() == Envelope.Kind.NATIVE, 0, "an index object (EVRT.IX) is not a native segment");
-        String name = path.getFileName() == null ? "" : path.getFileName().toString();
-        c.require(!name.endsWith(".index"), 0, "native object stored under an .index name");
     }
 
     /**
@@ -175,8 +173,7 @@ public final class NativeReader implements SegmentReader {
                             body + d.offsets()[NativeDirectory.SAMPLES], body + d.offsets()[NativeDirectory.SPARSE],
                             d.lengths()[NativeDirectory.SPARSE]);
                     long fcStart = body + d.offsets()[NativeDirectory.FC];
-                    Framing framing = Framing.ofNatives(policy);
-                    long start = framing.bitUnit() ? 8 * fcStart : fcStart;
+                    long start = framing.units().position(fcStart);
                     FcStream stream = new FcStream(file, corruption, start, start + d.fcExtent(), ef, envelope.recordCount(),
                             envelope.blockWidth(), envelope.commonWidthOrNone(), true, d.terminalLength(), body + d.terminalField(), framing);
                     t = new Typed(d, ef, fcStart, fcStart + d.lengths()[NativeDirectory.FC], stream);
@@ -203,14 +200,14 @@ public final class NativeReader implements SegmentReader {
         return policy.grammar() == ValueGrammar.OPTIONAL;
     }
 
-    /** True for bit-unit files (KV02 bit and KV03). */
-    public boolean bitUnit() {
-        return policy.unit() == Unit.BIT;
+    /** How this file's records are framed: its unit, frame and sort code. */
+    public Framing framing() {
+        return framing;
     }
 
-    /** Bits of sort code in front of each logical key: 1 in bit units (Everett's string sort), 0 in bytes. */
-    public int pathBits() {
-        return Framing.ofNatives(policy).pathBits();
+    /** How the host's keys relate to the keys this file stores. */
+    public KeyForm keyForm() {
+        return keyForm;
     }
 
     /** A fresh value decoder for this file's unit, format and grammar. */
@@ -249,7 +246,7 @@ public final class NativeReader implements SegmentReader {
     @Override
     public SegmentCursor cursor() {
         live();
-        return bitUnit() ? new BitCursor(this, typed()) : new ByteCursor(this, typed());
+        return family.cursors().open(this, typed());
     }
 
     @Override
@@ -262,33 +259,7 @@ public final class NativeReader implements SegmentReader {
         FcStream.Window w = new FcStream.Window();
         typed().stream().open(w, ordinal);
         w.read();
-        Frame f = w.frame;
-        if (bitUnit()) {
-            return bitRecordAt(ordinal, f);
-        }
-        ValueCodec v = values();
-        v.decode(file, corruption, f.valueAt, f.valueLength);
-        return new RecordLocation(ordinal, f.keyLength(), f.retained, file.asSlice(f.suffixAt, f.suffixLength),
-                v.tombstone, v.copyOrView(file));
-    }
-
-    /**
-     * A bit-unit record in stored terms without the sort code: the key's length in bytes, the
-     * retained prefix in bits (0 for a record that keeps less than the code), the suffix bits
-     * copied out, and the decoded value. For KV02 in bits the key is the ordered string form of
-     * the host's key, so these count that form's bytes and bits (the cursor gives the host key).
-     */
-    private RecordLocation bitRecordAt(long ordinal, Frame f) {
-        int path = pathBits();
-        long keyBits = f.keyLength() - path;
-        long spelled = Math.max(0, path - f.retained);
-        long suffixBits = f.suffixLength - spelled;
-        byte[] suffix = new byte[Math.toIntExact(LittleEndian.ceilDiv(suffixBits, 8))];
-        BitStrings.copy(file, f.suffixAt + spelled, suffix, 0, suffixBits);
-        ValueCodec v = values();
-        v.decode(file, corruption, f.valueAt, f.valueLength);
-        return new RecordLocation(ordinal, keyBits >>> 3, Math.max(0, f.retained - path), MemorySegment.ofArray(suffix),
-                v.tombstone, v.copyOrView(file));
+        return family.records().at(this, ordinal, w.frame);
     }
 
     @Override
@@ -311,9 +282,7 @@ public final class NativeReader implements SegmentReader {
         FullScan.bodyCrc(file, envelope, corruption);
         FullScan.zeroGaps(file, corruption, d.bytes(), d.offsets(), d.lengths());
         long body = Envelope.BYTES;
-        if (bitUnit()) {
-            FullScan.zeroBitPadding(file, corruption, body + d.offsets()[NativeDirectory.FC], d.fcExtent(), "record stream");
-        }
+        framing.units().checkPadding(file, corruption, body + d.offsets()[NativeDirectory.FC], d.fcExtent(), "record stream");
         ValueCodec v = values();
         FullScan.RecordCheck values = f -> v.decode(file, corruption, f.valueAt, f.valueLength);
         long[] nonCanonical = new long[1];

@@ -283,6 +283,7 @@ public final class MappedObjectStore implements ObjectStore {
 
         /** A seek cursor that checks, at every step, that its segment is still open (one volatile read or two). */
         private final class Cursor implements SeekCursor {
+            // Its delegation repeats ReaderHandle.Cursor's on purpose: SeekCursor and SegmentCursor share no supertype to wrap once.
             private final SeekCursor c;
 
             Cursor(SeekCursor c) {

@@ -96,6 +96,7 @@ public final class ReaderHandle extends Handle implements SegmentReader {
 
     /** A cursor that checks, at every step, that its reader is still open (one volatile read). */
     private final class Cursor implements SegmentCursor {
+        // Its delegation repeats MappedObjectStore's seek-cursor wrapper on purpose: the two cursor interfaces share no supertype.
         private final SegmentCursor c;
 
         Cursor(SegmentCursor c) {

@@ -139,11 +139,8 @@ public class CascadeTest {
     @ParameterizedTest
     @EnumSource(Profile.class)
     void lookupsEqualANewestFirstSearch(Profile profile, Random rnd) throws Exception {
-        int[] ks = {3, 7, 15, 31};
         for (int round = 0; round < 24; round++) {
-            long k = ks[rnd.nextInt(ks.length)];
-            int w = 1 + rnd.nextInt(20);
-            Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGroupSize(k).withBlockWidth(w);
+            Policy policy = profile.randomShape(rnd, 20);
             List<byte[]> universe = new RecordGen(rnd).keys(rnd.nextInt(600));
             int depth = 1 + rnd.nextInt(4);
             List<Level> levels = new ArrayList<>();
@@ -162,7 +159,7 @@ public class CascadeTest {
                     Lookup.Status status = model(levels, q, expected);
                     for (Cascade cascade : cascades) {
                         Lookup got = cascade.get(q, q.length);
-                        String what = profile + " round " + round + " K=" + k + " W=" + w + " " + policy.backspace() + " depth " + depth
+                        String what = profile + " round " + round + " K=" + policy.groupSize() + " W=" + policy.blockWidth() + " " + policy.backspace() + " depth " + depth
                                 + " routing head " + describe(cascade.routing()) + " key " + java.util.HexFormat.of().formatHex(q);
                         assertEquals(status, got.status(), what);
                         if (status == Lookup.Status.VALUE) {

@@ -10,7 +10,6 @@ import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
 import dev.everett.api.Policy;
 import dev.everett.segment.SegmentCursorTest;
-import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.KeyWalker;
 import dev.everett.segment.index.Catalog;
@@ -48,9 +47,9 @@ class RoutingCacheTest {
         FcStream s = c.index.route(IndexReader.MAIN).stream();
         KeyWalker w = s.keys();
         long bytes = 4 * (s.count() + 1) + 8 * s.count() + 8 * LittleEndian.ceilDiv(s.count(), RoutingCache.Samples.STRIDE)
-                + (s.framing().bitUnit() ? 4 * s.count() : 0);
+                + (s.framing().units().partialBytes() ? 4 * s.count() : 0);
         while (w.next()) {
-            bytes += s.framing().bitUnit() ? BitStrings.bytes(w.keyUnits()) : w.keyUnits();
+            bytes += s.framing().units().arrayBytes(w.keyUnits());
         }
         return bytes;
     }

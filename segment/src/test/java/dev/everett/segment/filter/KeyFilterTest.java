@@ -250,6 +250,16 @@ class KeyFilterTest {
         }
     }
 
+    /** A filtered segment under {@code dir/name}: its root, its filter file, that file's bytes and the chain's head. */
+    private record Filtered(Path root, Path filter, byte[] original, CatalogRef head) {
+    }
+
+    private Filtered filtered(String name) throws Exception {
+        Path root = dir.resolve(name);
+        Path filter = filteredSegment(root);
+        return new Filtered(root, filter, Files.readAllBytes(filter), head(root));
+    }
+
     private static CatalogRef head(Path root) throws Exception {
         String[] ids = Files.readString(root.resolve("head")).split(" ");
         return new CatalogRef(ObjectId.parse(ids[0]), ObjectId.parse(ids[1]));
@@ -257,27 +267,24 @@ class KeyFilterTest {
 
     @Test
     void everyBitFlipAndTruncationIsRefusedAtOpen() throws Exception {
-        Path root = dir.resolve("flips");
-        Path filter = filteredSegment(root);
-        byte[] original = Files.readAllBytes(filter);
-        CatalogRef head = head(root);
-        for (long bit = 0; bit < original.length * 8L; bit++) {
-            byte[] damaged = original.clone();
+        Filtered f = filtered("flips");
+        for (long bit = 0; bit < f.original().length * 8L; bit++) {
+            byte[] damaged = f.original().clone();
             damaged[(int) (bit >>> 3)] ^= (byte) (1 << (bit & 7));
-            Files.write(filter, damaged);
-            CorruptSegmentException e = refusedAtOpen(root, head, "bit " + bit);
-            assertTrue(e.getMessage().contains(filter.getFileName().toString()), e.getMessage());
+            Files.write(f.filter(), damaged);
+            CorruptSegmentException e = refusedAtOpen(f.root(), f.head(), "bit " + bit);
+            assertTrue(e.getMessage().contains(f.filter().getFileName().toString()), e.getMessage());
         }
-        for (int len : new int[] {0, 1, 63, 64, 65, original.length - 64, original.length - 1}) {
-            Files.write(filter, Arrays.copyOf(original, len));
-            refusedAtOpen(root, head, "truncated to " + len);
+        for (int len : new int[] {0, 1, 63, 64, 65, f.original().length - 64, f.original().length - 1}) {
+            Files.write(f.filter(), Arrays.copyOf(f.original(), len));
+            refusedAtOpen(f.root(), f.head(), "truncated to " + len);
         }
-        byte[] longer = Arrays.copyOf(original, original.length + 64);
-        Files.write(filter, longer);
-        refusedAtOpen(root, head, "64 bytes longer");
-        Files.write(filter, original);
-        try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
-            store.openChain(head).verify();
+        byte[] longer = Arrays.copyOf(f.original(), f.original().length + 64);
+        Files.write(f.filter(), longer);
+        refusedAtOpen(f.root(), f.head(), "64 bytes longer");
+        Files.write(f.filter(), f.original());
+        try (ObjectStore store = ENGINE.openObjectStore(f.root(), Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+            store.openChain(f.head()).verify();
         }
     }
 
@@ -301,18 +308,15 @@ class KeyFilterTest {
 
     @Test
     void aForgedFilterThatPassesItsChecksumIsCaughtByVerify() throws Exception {
-        Path root = dir.resolve("forged");
-        Path filter = filteredSegment(root);
-        byte[] original = Files.readAllBytes(filter);
-        CatalogRef head = head(root);
+        Filtered f = filtered("forged");
         Random rnd = new Random(7);
         for (int t = 0; t < 40; t++) {
-            byte[] forged = original.clone();
-            int at = KeyFilter.HEADER + rnd.nextInt(original.length - KeyFilter.HEADER);
+            byte[] forged = f.original().clone();
+            int at = KeyFilter.HEADER + rnd.nextInt(f.original().length - KeyFilter.HEADER);
             forged[at] ^= (byte) (1 << rnd.nextInt(8));
-            Files.write(filter, withCrc(forged));
-            try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
-                Chain c = store.openChain(head);
+            Files.write(f.filter(), withCrc(forged));
+            try (ObjectStore store = ENGINE.openObjectStore(f.root(), Policy.defaultBytes(), FilterPolicy.bloom(10))) {
+                Chain c = store.openChain(f.head());
                 CorruptSegmentException e = assertThrows(CorruptSegmentException.class, c::verify, "byte " + at);
                 assertEquals(at & ~7, e.offset(), "the first word that differs");
             }

@@ -35,7 +35,7 @@ class BitBorrowedStreamTest {
         KeyStreamEncoder e;
         try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             FileOutput out = new FileOutput(ch, 0);
-            e = new KeyStreamEncoder(out, policy);
+            e = KeyStreamEncoder.of(out, policy);
             for (int i = 0; i < keys.length; i++) {
                 e.append(keys[i], bits[i]);
             }

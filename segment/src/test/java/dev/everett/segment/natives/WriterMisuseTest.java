@@ -23,6 +23,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.ThrowingConsumer;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -36,35 +37,22 @@ class WriterMisuseTest {
 
     @Test
     void unsortedKeyNamesBothKeysAndPoisons(@TempDir Path dir) throws IOException {
-        Path target = dir.resolve("s.kv");
-        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
-        w.put(bytes("apple"), bytes("1"));
-        w.put(bytes("banana"), bytes("2"));
-        KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.put(bytes("apricot"), bytes("3")));
+        KeyOrderException e = refusedAfter(dir, w -> w.put(bytes("apricot"), bytes("3")), "apple", "banana");
         assertMentionsHex(e, "banana", "apricot");
-        assertPoisoned(w, dir, target);
     }
 
     @Test
     void duplicateKeyNamesTheKeyAndPoisons(@TempDir Path dir) throws IOException {
-        Path target = dir.resolve("s.kv");
-        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
-        w.put(bytes("apple"), bytes("1"));
-        KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.delete(bytes("apple")));
+        KeyOrderException e = refusedAfter(dir, w -> w.delete(bytes("apple")), "apple");
         // Both keys are the same bytes, so one hex spelling names both.
         assertMentionsHex(e, "apple", "apple");
         assertTrue(e.getMessage().contains("duplicate"), e.getMessage());
-        assertPoisoned(w, dir, target);
     }
 
     @Test
     void aProperPrefixAfterItsExtensionIsOutOfOrder(@TempDir Path dir) throws IOException {
-        Path target = dir.resolve("s.kv");
-        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
-        w.put(bytes("ab"), bytes("1"));
-        KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.put(bytes("a"), bytes("2")));
+        KeyOrderException e = refusedAfter(dir, w -> w.put(bytes("a"), bytes("2")), "ab");
         assertMentionsHex(e, "ab", "a");
-        assertPoisoned(w, dir, target);
     }
 
     /** 0x80 sorts after 0x7f unsigned; a signed comparison would get both of these wrong. */
@@ -91,33 +79,30 @@ class WriterMisuseTest {
      */
     @Test
     void orderIsStillCheckedAfterTheKeyBufferGrows(@TempDir Path dir) throws IOException {
-        Path target = dir.resolve("s.kv");
-        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
+        NativeWriter w = writer(dir, OPTIONAL);
         byte[] longKey = bytes("b" + "x".repeat(100)); // longer than the initial 64-byte buffer
         w.put(bytes("b"), bytes("1"));
         w.put(longKey, bytes("2"));
         KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.put(bytes("a"), bytes("3")));
         assertMentionsHex(e, "b" + "x".repeat(31), "a"); // the message shows the first 64 bytes
-        assertPoisoned(w, dir, target);
+        assertPoisoned(w, dir);
     }
 
     @Test
     void orderIsCheckedThroughTheSegmentApiToo(@TempDir Path dir) throws IOException {
-        Path target = dir.resolve("s.kv");
-        NativeWriter w = new NativeWriter(target, OPTIONAL, CommonWidthRule.policy());
+        NativeWriter w = writer(dir, OPTIONAL);
         w.put(MemorySegment.ofArray(bytes("b")), MemorySegment.ofArray(bytes("1")));
         KeyOrderException e = assertThrows(KeyOrderException.class, () -> w.delete(MemorySegment.ofArray(bytes("a"))));
         assertMentionsHex(e, "b", "a");
-        assertPoisoned(w, dir, target);
+        assertPoisoned(w, dir);
     }
 
     @Test
     void wrongWidthUnderAFixedPolicyPoisons(@TempDir Path dir) throws IOException {
-        Path target = dir.resolve("s.kv");
-        NativeWriter w = new NativeWriter(target, RAW.withValueWidth(ValueWidth.fixed(4)), CommonWidthRule.policy());
+        NativeWriter w = writer(dir, RAW.withValueWidth(ValueWidth.fixed(4)));
         w.put(bytes("a"), bytes("abcd"));
         assertThrows(IllegalArgumentException.class, () -> w.put(bytes("b"), bytes("abc")));
-        assertPoisoned(w, dir, target);
+        assertPoisoned(w, dir);
     }
 
     /** OPTIONAL fixed(1): the slot holds the tag alone, so only tombstones and empty values fit. */
@@ -228,15 +213,14 @@ class WriterMisuseTest {
 
     @Test
     void tombstoneUnderRawGrammarPoisons(@TempDir Path dir) throws IOException {
-        Path target = dir.resolve("s.kv");
-        NativeWriter w = new NativeWriter(target, RAW, CommonWidthRule.policy());
+        NativeWriter w = writer(dir, RAW);
         w.put(bytes("a"), bytes("1"));
         assertThrows(IllegalArgumentException.class, () -> w.delete(bytes("b")));
-        assertPoisoned(w, dir, target);
+        assertPoisoned(w, dir);
 
-        NativeWriter viaSegment = new NativeWriter(target, RAW, CommonWidthRule.policy());
+        NativeWriter viaSegment = writer(dir, RAW);
         assertThrows(IllegalArgumentException.class, () -> viaSegment.delete(MemorySegment.ofArray(bytes("a"))));
-        assertPoisoned(viaSegment, dir, target);
+        assertPoisoned(viaSegment, dir);
     }
 
     @Test
@@ -322,6 +306,29 @@ class WriterMisuseTest {
     // ----------------------------------------------------------------------------------------
 
     /** A poisoned writer refuses everything and, once closed, leaves the directory as it found it. */
+    /**
+     * The key-order error {@code bad} raises in an optional-grammar writer given {@code keys}
+     * first (values "1", "2", …), after checking that it poisoned the writer.
+     */
+    private static KeyOrderException refusedAfter(Path dir, ThrowingConsumer<NativeWriter> bad, String... keys) throws IOException {
+        NativeWriter w = writer(dir, OPTIONAL);
+        for (int i = 0; i < keys.length; i++) {
+            w.put(bytes(keys[i]), bytes(Integer.toString(i + 1)));
+        }
+        KeyOrderException e = assertThrows(KeyOrderException.class, () -> bad.accept(w));
+        assertPoisoned(w, dir);
+        return e;
+    }
+
+    /** A writer of {@code p} to {@code dir/s.kv}. */
+    private static NativeWriter writer(Path dir, Policy p) throws IOException {
+        return new NativeWriter(dir.resolve("s.kv"), p, CommonWidthRule.policy());
+    }
+
+    private static void assertPoisoned(NativeWriter w, Path dir) throws IOException {
+        assertPoisoned(w, dir, dir.resolve("s.kv"));
+    }
+
     private static void assertPoisoned(NativeWriter w, Path dir, Path target) throws IOException {
         long count = w.recordCount();
         assertThrows(IllegalStateException.class, () -> w.put(bytes("zz"), bytes("1")));

@@ -27,23 +27,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Objects are immutable once published: a segment writer, a merge output (which publishes
  * through the same writer) and an index build under an existing identity are refused with
  * {@link FileAlreadyExistsException} naming the path, atomically.
  */
-class ImmutableObjectsTest {
+class ImmutableObjectsTest extends StoreTestBase {
     private static final Policy POLICY = Policy.defaultBytes();
     private static final int ROUNDS = 200;
-
-    @TempDir
-    Path dir;
-
-    private ObjectStore store() throws IOException {
-        return StoreFixture.open(dir);
-    }
 
     @Test
     void writingOrIndexingUnderAnExistingIdentityIsRefusedAndLeavesTheObject() throws IOException {

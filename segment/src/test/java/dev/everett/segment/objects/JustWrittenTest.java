@@ -19,21 +19,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A native this process wrote through the store (its CRC computed while streaming it) is read
  * without a second CRC pass, as long as the file is still the one written; anything else pays the
  * pass, so damage is still caught.
  */
-class JustWrittenTest {
-    @TempDir
-    Path dir;
-
-    private ObjectStore store() throws IOException {
-        return StoreFixture.open(dir);
-    }
-
+class JustWrittenTest extends StoreTestBase {
     private static boolean checks(ObjectStore store, ObjectId id) throws IOException {
         try (SegmentReader r = store.openNative(id)) {
             return ((ReaderHandle) r).nativeReader().verifiesChecksums();

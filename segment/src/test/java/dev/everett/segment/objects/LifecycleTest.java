@@ -22,7 +22,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.function.Executable;
 
 /**
@@ -30,14 +29,7 @@ import org.junit.jupiter.api.function.Executable;
  * Closing a handle ends it alone; use after it, or after the store closes, throws
  * {@link IllegalStateException} naming the object; an object is deleted once no handle holds it.
  */
-class LifecycleTest {
-    @TempDir
-    Path dir;
-
-    private ObjectStore store() throws IOException {
-        return StoreFixture.open(dir);
-    }
-
+class LifecycleTest extends StoreTestBase {
     @Test
     void closingAHandedOutReaderLeavesChainsAndLaterReadersWorking() throws IOException {
         try (ObjectStore store = store()) {

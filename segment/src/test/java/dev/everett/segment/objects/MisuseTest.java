@@ -24,22 +24,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Misuse is not corruption: a wrong argument throws {@link IllegalArgumentException} or
  * {@link NullPointerException} naming the argument and what was expected, never the
  * {@code CorruptSegmentException} a host would quarantine files on.
  */
-class MisuseTest {
+class MisuseTest extends StoreTestBase {
     private static final Policy POLICY = Policy.defaultBytes();
-
-    @TempDir
-    Path dir;
-
-    private ObjectStore store() throws IOException {
-        return StoreFixture.open(dir);
-    }
 
     @Test
     void aCatalogThatIsNotAPreparedHeadIsAWrongArgument() throws IOException {

@@ -27,6 +27,7 @@ import java.util.zip.CRC32C;
  * common width, KV03 files the one their values have, if any (as Everett's KV03 encoder does).
  */
 public final class BitSegmentBytes {
+    // Its Golomb and Exp-Golomb writers repeat BitOutput's on purpose: an oracle sharing the writer's code could not catch its bugs.
     private BitSegmentBytes() {
     }
 

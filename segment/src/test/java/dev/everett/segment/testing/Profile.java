@@ -44,6 +44,16 @@ public enum Profile {
         return p.format() == SegmentFormat.KV03 ? KV03 : KV02_BITS;
     }
 
+    /**
+     * This profile's base policy with a random group size (3, 7, 15 or 31), a random block width
+     * in [1, {@code maxBlockWidth}] and a random backspace code, drawn in that order.
+     */
+    public Policy randomShape(Random rnd, int maxBlockWidth) {
+        long k = new long[] {3, 7, 15, 31}[rnd.nextInt(4)];
+        int w = 1 + rnd.nextInt(maxBlockWidth);
+        return withRandomBackspace(base(), rnd).withGroupSize(k).withBlockWidth(w);
+    }
+
     /** A random backspace code: EG order 0–5 or Golomb with modulus 1–9 (bit units; bytes keep the varint). */
     public Policy withRandomBackspace(Policy p, Random rnd) {
         if (!bits()) {
