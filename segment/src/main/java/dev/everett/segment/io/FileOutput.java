@@ -3,8 +3,6 @@ package dev.everett.segment.io;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -14,16 +12,23 @@ import java.util.zip.CRC32C;
  * A buffered, positioned writer over a file channel: the payload streams through one buffer.
  * It keeps the CRC32C of everything written through it, so a writer can checksum a body as it
  * streams instead of reading the file back.
+ *
+ * <p>The buffer is off-heap: the channel writes it as it is, where a heap buffer would first be
+ * copied into the JDK's temporary direct buffer, and a mapped input (the native merger's
+ * literals, kilobytes each) is copied into it once, memory to memory.
  */
 public final class FileOutput {
     /** The buffer starts small (many outputs write a header or a directory only) and grows to this. */
     private static final int MAX_BUFFER = 1 << 16;
     private static final int FIRST_BUFFER = 1 << 12;
-    private static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final FileChannel channel;
-    private byte[] buffer = new byte[FIRST_BUFFER];
-    private ByteBuffer wrapped = ByteBuffer.wrap(buffer);
+    private ByteBuffer wrapped = ByteBuffer.allocateDirect(FIRST_BUFFER);
+    /** The same memory as {@link #wrapped}, for the puts and copies. */
+    private MemorySegment buffer = MemorySegment.ofBuffer(wrapped);
+    private int capacity = FIRST_BUFFER;
     private int used;
     private long flushedTo;
     private final CRC32C crc = new CRC32C();
@@ -67,72 +72,73 @@ public final class FileOutput {
     }
 
     public void writeByte(int b) throws IOException {
-        if (used == buffer.length) {
+        if (used == capacity) {
             flushFull();
         }
-        buffer[used++] = (byte) b;
+        buffer.set(ValueLayout.JAVA_BYTE, used++, (byte) b);
     }
 
     /** Eight bytes, most significant first (a bit writer's full reservoir). */
     public void writeLongBigEndian(long v) throws IOException {
-        if (used > buffer.length - 8) {
+        if (used > capacity - 8) {
             flushFull();
         }
-        BE64.set(buffer, used, v);
+        buffer.set(BE64, used, v);
         used += 8;
     }
 
     /** Flushes a full buffer, growing it first if it is still small: this output is a long one. */
     private void flushFull() throws IOException {
         flush();
-        if (buffer.length < MAX_BUFFER) {
-            buffer = new byte[Math.min(MAX_BUFFER, buffer.length * 4)];
-            wrapped = ByteBuffer.wrap(buffer);
+        if (capacity < MAX_BUFFER) {
+            capacity = Math.min(MAX_BUFFER, capacity * 4);
+            wrapped = ByteBuffer.allocateDirect(capacity);
+            buffer = MemorySegment.ofBuffer(wrapped);
         }
     }
 
     /** Unsigned LEB128, canonical. */
     public void writeVarint(long v) throws IOException {
-        if (used > buffer.length - 10) {
+        if (used > capacity - 10) {
             flushFull();
         }
         while ((v & ~0x7FL) != 0) {
-            buffer[used++] = (byte) ((v & 0x7F) | 0x80);
+            buffer.set(ValueLayout.JAVA_BYTE, used++, (byte) ((v & 0x7F) | 0x80));
             v >>>= 7;
         }
-        buffer[used++] = (byte) v;
+        buffer.set(ValueLayout.JAVA_BYTE, used++, (byte) v);
     }
 
     public void write(byte[] b, int off, int len) throws IOException {
-        if (len > buffer.length - used) {
+        if (len > capacity - used) {
             flushFull();
-            if (len > buffer.length / 2) {
+            if (len > capacity / 2) {
                 writeFully(ByteBuffer.wrap(b, off, len));
                 return;
             }
         }
-        System.arraycopy(b, off, buffer, used, len);
+        MemorySegment.copy(b, off, buffer, ValueLayout.JAVA_BYTE, used, len);
         used += len;
     }
 
     /** Copies {@code length} bytes of {@code src} from {@code at}. */
     public void write(MemorySegment src, long at, long length) throws IOException {
-        if (length <= 16 && used + length <= buffer.length) {
-            // Short literals and values: a plain loop beats the general copy's checks.
-            byte[] b = buffer;
-            int u = used;
-            for (int i = 0; i < length; i++) {
-                b[u + i] = src.get(ValueLayout.JAVA_BYTE, at + i);
+        if (length <= 16 && used + 16 <= capacity && at + 16 <= src.byteSize()) {
+            // Short literals and values: two unaligned words moved whole, which beats the general
+            // copy's set-up; the bytes past length land in the unused part of the buffer.
+            buffer.set(WORD, used, src.get(WORD, at));
+            if (length > 8) {
+                buffer.set(WORD, used + 8, src.get(WORD, at + 8));
             }
-            used = u + (int) length;
+            used += (int) length;
             return;
         }
         while (length > 0) {
-            if (used == buffer.length) {
+            if (used == capacity) {
                 flushFull();
             }
-            int n = (int) Math.min(length, buffer.length - used);
-            MemorySegment.copy(src, ValueLayout.JAVA_BYTE, at, buffer, used, n);
+            int n = (int) Math.min(length, capacity - used);
+            MemorySegment.copy(src, at, buffer, used, n);
             used += n;
             at += n;
             length -= n;
