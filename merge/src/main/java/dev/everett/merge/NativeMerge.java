@@ -9,13 +9,11 @@ import dev.everett.api.SegmentInfo;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueMerger;
-import dev.everett.segment.encoded.BitSpans;
 import dev.everett.segment.encoded.EncodedOutput;
 import dev.everett.segment.encoded.EncodedRecords;
 import dev.everett.segment.encoded.EncodedValues;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +30,7 @@ import java.util.List;
  * (newer wins by default). Only a key-aware merger, a dropped tombstone or the tombstone literal
  * cap make the merge rebuild key units, and then only those it needs.
  *
- * <p>Units are the inputs' ({@link EncodedRecords#bitUnit()}): bytes, or bits for KV02 bit and
+ * <p>Units are the inputs' (their family decides, through {@link EncodedRecords}): bytes, or bits for KV02 bit and
  * KV03, where every length, LCP and position (literal, value) counts bits and a value is the
  * encoded bit span of its input, copied as is. Only value callbacks decode values (through
  * {@link EncodedValues}) and encode their results back.
@@ -60,7 +58,8 @@ final class NativeMerge implements MergeJob {
     /** Outputs published by rolling over; deleted again if the merge does not finish. */
     private final List<MergeOutput> rolled = new ArrayList<>();
     private final boolean optional;
-    private final boolean bitUnit;
+    /** The inputs' unit family (one policy, so the first input's): all unit arithmetic goes through it. */
+    private final EncodedRecords family;
     private final EncodedValues codec;
     private final ValueMerger values;
     private final KeyedValueMerger keyedValues;
@@ -99,7 +98,7 @@ final class NativeMerge implements MergeJob {
         this.outputs = outputs;
         this.splitBytes = splitBytes;
         this.optional = policy.grammar() == ValueGrammar.OPTIONAL;
-        this.bitUnit = runs[0].bitUnit();
+        this.family = runs[0];
         this.codec = runs[0].values();
         this.values = values;
         this.keyedValues = keyedValues;
@@ -195,17 +194,11 @@ final class NativeMerge implements MergeJob {
             // units taken before the input advanced.
             long n = length - retained;
             byte[] literal = ensure(bytesOf(n, "a key literal"));
-            if (bitUnit) {
-                BitSpans.copy(prefix, retained, literal, 0, literalRetained - retained);
-                BitSpans.copy(src.source(), literalAt, literal, literalRetained - retained, length - literalRetained);
-            } else {
-                System.arraycopy(prefix, (int) retained, literal, 0, (int) (literalRetained - retained));
-                MemorySegment.copy(src.source(), ValueLayout.JAVA_BYTE, literalAt, literal, (int) (literalRetained - retained), (int) (length - literalRetained));
-            }
+            src.copyUnits(prefix, retained, literalRetained, literalAt, length - literalRetained, literal);
             output.append(retained, MemorySegment.ofArray(literal), 0, n, valueSource, valueAt, valueLength);
         }
         long units = length - retained + valueLength;
-        outputBytes += (bitUnit ? units >>> 3 : units) + 2;
+        outputBytes += family.wholeBytes(units) + 2;
         if (tombstone) {
             outputTombstones++;
         }
@@ -234,9 +227,9 @@ final class NativeMerge implements MergeJob {
 
     /** Bytes of an array holding n units of a key or value ({@code what}). */
     private int bytesOf(long n, String what) {
-        long b = bitUnit ? (n + 7) >>> 3 : n;
+        long b = family.bytesFor(n);
         if (b > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException(what + " of " + n + (bitUnit ? " bits" : " bytes") + " is too large for an array");
+            throw new IllegalArgumentException(what + " of " + n + " " + family.unitNames() + " is too large for an array");
         }
         return (int) b;
     }

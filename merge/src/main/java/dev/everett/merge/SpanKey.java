@@ -2,7 +2,6 @@ package dev.everett.merge;
 
 import dev.everett.segment.encoded.EncodedRecords;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
@@ -17,7 +16,7 @@ import java.util.Arrays;
  * whole shared prefix needs a longer comparison through the spans.
  *
  * <p>The unit is the input's: {@link ByteSpanKey} compares bytes at byte offsets,
- * {@link BitSpanKey} bits at bit offsets ({@link EncodedRecords#bitUnit()}). Lengths, LCPs and
+ * {@link BitSpanKey} bits at bit offsets (the input's family picks one: {@link EncodedRecords#open}). Lengths, LCPs and
  * span bounds are in those units throughout, so the loser tree and the merge loop do not care.
  * The two are separate classes, so the byte path stays the straight code it was, and each call
  * site sees one class in a merge (all inputs of a merge share a policy).
@@ -44,7 +43,7 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
 
     /** The span key of an input in its own unit. */
     static SpanKey of(EncodedRecords records, int index) {
-        return records.bitUnit() ? new BitSpanKey(records, index) : new ByteSpanKey(records, index);
+        return records.open(ByteSpanKey::new, BitSpanKey::new, index);
     }
 
     /**
