@@ -108,43 +108,10 @@ public final class BitOutput {
     }
 
     /**
-     * Copies {@code n} bits of a mapped segment starting at bit {@code from} (the native merger
-     * copies whole literals and values this way, some of them kilobytes). A long run first brings
-     * the output to a whole byte; then, if the source is at a whole byte too, its bytes are copied
-     * as they are, else 64 bits per step go from the source through the reservoir, each shifted
-     * by the reservoir's pending bits.
+     * Copies {@code n} bits of a mapped segment starting at bit {@code from}: 64 bits per step
+     * (the native merger copies whole literals and values this way, some of them kilobytes).
      */
     public void writeBitsOf(java.lang.foreign.MemorySegment src, long from, long n) throws IOException {
-        if (n >= 128) {
-            int head = (8 - (used & 7)) & 7;
-            if (head > 0) {
-                writeBits(BitStrings.read(src, from, head), head);
-                from += head;
-                n -= head;
-            }
-            if ((from & 7) == 0) {
-                emit(reservoir, used >>> 3);
-                reservoir = 0;
-                used = 0;
-                long bytes = n >>> 3;
-                out.write(src, from >>> 3, bytes);
-                flushedBytes += bytes;
-                from += 8 * bytes;
-                n -= 8 * bytes;
-            } else {
-                long last = src.byteSize() - 9;
-                int pending = used;
-                long r = reservoir;
-                while (n >= 64 && (from >>> 3) <= last) {
-                    long v = BitStrings.read64(src, from);
-                    emit(pending == 0 ? v : r | (v >>> pending), 8);
-                    r = pending == 0 ? 0 : v << (64 - pending);
-                    from += 64;
-                    n -= 64;
-                }
-                reservoir = r;
-            }
-        }
         while (n >= 64) {
             writeBits(BitStrings.read64(src, from), 64);
             from += 64;

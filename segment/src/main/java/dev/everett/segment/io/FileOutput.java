@@ -22,7 +22,6 @@ public final class FileOutput {
     private static final int MAX_BUFFER = 1 << 16;
     private static final int FIRST_BUFFER = 1 << 12;
     private static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    private static final ValueLayout.OfLong WORD = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final FileChannel channel;
     private ByteBuffer wrapped = ByteBuffer.allocateDirect(FIRST_BUFFER);
@@ -123,14 +122,14 @@ public final class FileOutput {
 
     /** Copies {@code length} bytes of {@code src} from {@code at}. */
     public void write(MemorySegment src, long at, long length) throws IOException {
-        if (length <= 16 && used + 16 <= capacity && at + 16 <= src.byteSize()) {
-            // Short literals and values: two unaligned words moved whole, which beats the general
-            // copy's set-up; the bytes past length land in the unused part of the buffer.
-            buffer.set(WORD, used, src.get(WORD, at));
-            if (length > 8) {
-                buffer.set(WORD, used + 8, src.get(WORD, at + 8));
+        if (length <= 16 && used + length <= capacity) {
+            // Short literals and values: a plain loop beats the general copy's checks.
+            MemorySegment b = buffer;
+            int u = used;
+            for (int i = 0; i < length; i++) {
+                b.set(ValueLayout.JAVA_BYTE, u + i, src.get(ValueLayout.JAVA_BYTE, at + i));
             }
-            used += (int) length;
+            used = u + (int) length;
             return;
         }
         while (length > 0) {
