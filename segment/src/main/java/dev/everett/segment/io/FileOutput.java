@@ -3,6 +3,8 @@ package dev.everett.segment.io;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -12,22 +14,16 @@ import java.util.zip.CRC32C;
  * A buffered, positioned writer over a file channel: the payload streams through one buffer.
  * It keeps the CRC32C of everything written through it, so a writer can checksum a body as it
  * streams instead of reading the file back.
- *
- * <p>The buffer is off-heap: the channel writes it as it is, where a heap buffer would first be
- * copied into the JDK's temporary direct buffer, and a mapped input (the native merger's
- * literals, kilobytes each) is copied into it once, memory to memory.
  */
 public final class FileOutput {
     /** The buffer starts small (many outputs write a header or a directory only) and grows to this. */
     private static final int MAX_BUFFER = 1 << 16;
     private static final int FIRST_BUFFER = 1 << 12;
-    private static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final FileChannel channel;
-    private ByteBuffer wrapped = ByteBuffer.allocateDirect(FIRST_BUFFER);
-    /** The same memory as {@link #wrapped}, for the puts and copies. */
-    private MemorySegment buffer = MemorySegment.ofBuffer(wrapped);
-    private int capacity = FIRST_BUFFER;
+    private byte[] buffer = new byte[FIRST_BUFFER];
+    private ByteBuffer wrapped = ByteBuffer.wrap(buffer);
     private int used;
     private long flushedTo;
     private final CRC32C crc = new CRC32C();
@@ -71,73 +67,72 @@ public final class FileOutput {
     }
 
     public void writeByte(int b) throws IOException {
-        if (used == capacity) {
+        if (used == buffer.length) {
             flushFull();
         }
-        buffer.set(ValueLayout.JAVA_BYTE, used++, (byte) b);
+        buffer[used++] = (byte) b;
     }
 
     /** Eight bytes, most significant first (a bit writer's full reservoir). */
     public void writeLongBigEndian(long v) throws IOException {
-        if (used > capacity - 8) {
+        if (used > buffer.length - 8) {
             flushFull();
         }
-        buffer.set(BE64, used, v);
+        BE64.set(buffer, used, v);
         used += 8;
     }
 
     /** Flushes a full buffer, growing it first if it is still small: this output is a long one. */
     private void flushFull() throws IOException {
         flush();
-        if (capacity < MAX_BUFFER) {
-            capacity = Math.min(MAX_BUFFER, capacity * 4);
-            wrapped = ByteBuffer.allocateDirect(capacity);
-            buffer = MemorySegment.ofBuffer(wrapped);
+        if (buffer.length < MAX_BUFFER) {
+            buffer = new byte[Math.min(MAX_BUFFER, buffer.length * 4)];
+            wrapped = ByteBuffer.wrap(buffer);
         }
     }
 
     /** Unsigned LEB128, canonical. */
     public void writeVarint(long v) throws IOException {
-        if (used > capacity - 10) {
+        if (used > buffer.length - 10) {
             flushFull();
         }
         while ((v & ~0x7FL) != 0) {
-            buffer.set(ValueLayout.JAVA_BYTE, used++, (byte) ((v & 0x7F) | 0x80));
+            buffer[used++] = (byte) ((v & 0x7F) | 0x80);
             v >>>= 7;
         }
-        buffer.set(ValueLayout.JAVA_BYTE, used++, (byte) v);
+        buffer[used++] = (byte) v;
     }
 
     public void write(byte[] b, int off, int len) throws IOException {
-        if (len > capacity - used) {
+        if (len > buffer.length - used) {
             flushFull();
-            if (len > capacity / 2) {
+            if (len > buffer.length / 2) {
                 writeFully(ByteBuffer.wrap(b, off, len));
                 return;
             }
         }
-        MemorySegment.copy(b, off, buffer, ValueLayout.JAVA_BYTE, used, len);
+        System.arraycopy(b, off, buffer, used, len);
         used += len;
     }
 
     /** Copies {@code length} bytes of {@code src} from {@code at}. */
     public void write(MemorySegment src, long at, long length) throws IOException {
-        if (length <= 16 && used + length <= capacity) {
+        if (length <= 16 && used + length <= buffer.length) {
             // Short literals and values: a plain loop beats the general copy's checks.
-            MemorySegment b = buffer;
+            byte[] b = buffer;
             int u = used;
             for (int i = 0; i < length; i++) {
-                b.set(ValueLayout.JAVA_BYTE, u + i, src.get(ValueLayout.JAVA_BYTE, at + i));
+                b[u + i] = src.get(ValueLayout.JAVA_BYTE, at + i);
             }
             used = u + (int) length;
             return;
         }
         while (length > 0) {
-            if (used == capacity) {
+            if (used == buffer.length) {
                 flushFull();
             }
-            int n = (int) Math.min(length, capacity - used);
-            MemorySegment.copy(src, at, buffer, used, n);
+            int n = (int) Math.min(length, buffer.length - used);
+            MemorySegment.copy(src, ValueLayout.JAVA_BYTE, at, buffer, used, n);
             used += n;
             at += n;
             length -= n;
