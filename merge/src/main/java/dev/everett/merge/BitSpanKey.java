@@ -39,7 +39,7 @@ final class BitSpanKey extends SpanKey {
     @Override
     long successorLcp(long r, long lit, long n) {
         int incoming = bit(lit);
-        int top = spanOf(r);
+        int top = spanFromTop(r);
         int old = bit(at[top] + (r - start[top]));
         if (incoming > old) {
             return r;

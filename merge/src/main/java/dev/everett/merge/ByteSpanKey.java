@@ -27,7 +27,7 @@ final class ByteSpanKey extends SpanKey {
     @Override
     long successorLcp(long r, long lit, long n) {
         int incoming = source.get(ValueLayout.JAVA_BYTE, lit) & 0xFF;
-        int top = spanOf(r);
+        int top = spanFromTop(r);
         int old = source.get(ValueLayout.JAVA_BYTE, at[top] + (r - start[top])) & 0xFF;
         if (incoming > old) {
             return r;

@@ -147,21 +147,10 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
         spans++;
     }
 
-    /**
-     * The span holding key unit u (u < length). Spans tile [0, length) in order, each starting
-     * where the one below it ends. Most lookups ask for a unit near the key's end (the successor
-     * check asks where the new literal starts, a comparison starts at the LCP with the last key
-     * taken out), so the top few spans are tried first and the rest searched by halves: a deep
-     * stack (thousands of one-unit spans) costs no more than a shallow one.
-     */
+    /** The span holding key unit u (spans are ordered by start). */
     final int spanOf(long u) {
-        int hi = spans - 1;
-        for (int tries = 0; tries < 4 && hi > 0; tries++, hi--) {
-            if (start[hi] <= u) {
-                return hi;
-            }
-        }
         int lo = 0;
+        int hi = spans - 1;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
             if (start[mid] <= u) {
@@ -174,40 +163,37 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
     }
 
     /**
+     * The span holding unit u, searched from the top of the stack: the successor check asks
+     * for the unit where the new record's literal starts, which lies in one of the top spans.
+     */
+    final int spanFromTop(long u) {
+        int s = spans - 1;
+        while (start[s] > u) {
+            s--;
+        }
+        return s;
+    }
+
+    /**
      * Compares this key with another of the same unit from unit {@code from}, where both agree
      * on [0, from): returns a negative, zero or positive number, and puts the exact unit LCP in
-     * {@code common[0]}. Finds the span of each key holding {@code from} once, then walks both
-     * stacks upwards run by run (the spans tile the key, so the next run is the next span); the
-     * unit's class compares the runs.
+     * {@code common[0]}. Walks both span stacks run by run; the unit's class compares the runs.
      */
     final int compareFrom(SpanKey other, long from, long[] common) {
+        long u = from;
         long limit = Math.min(length, other.length);
-        if (from < limit) {
-            long u = from;
+        while (u < limit) {
             int a = spanOf(u);
             int b = other.spanOf(u);
-            while (true) {
-                long aEnd = end[a];
-                long bEnd = other.end[b];
-                long stop = Math.min(Math.min(aEnd, bEnd), limit);
-                long aAt = at[a] + (u - start[a]);
-                long bAt = other.at[b] + (u - other.start[b]);
-                long m = mismatch(aAt, other.source, bAt, stop - u);
-                if (m >= 0) {
-                    common[0] = u + m;
-                    return compareUnit(aAt + m, other.source, bAt + m);
-                }
-                if (stop == limit) {
-                    break;
-                }
-                u = stop;
-                if (u == aEnd) {
-                    a++;
-                }
-                if (u == bEnd) {
-                    b++;
-                }
+            long chunk = Math.min(Math.min(end[a], other.end[b]), limit) - u;
+            long aAt = at[a] + (u - start[a]);
+            long bAt = other.at[b] + (u - other.start[b]);
+            long m = mismatch(aAt, other.source, bAt, chunk);
+            if (m >= 0) {
+                common[0] = u + m;
+                return compareUnit(aAt + m, other.source, bAt + m);
             }
+            u += chunk;
         }
         common[0] = limit;
         return Long.compare(length, other.length);
@@ -219,16 +205,14 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
     /** Orders this input's unit at {@code aAt} against {@code b}'s at {@code bAt} (known to differ). */
     abstract int compareUnit(long aAt, MemorySegment b, long bAt);
 
-    /** Copies key units [from, to) into {@code dst} at unit {@code dstAt}, span by span upwards. */
+    /** Copies key units [from, to) into {@code dst} at unit {@code dstAt}. */
     final void copyUnits(long from, long to, byte[] dst, long dstAt) {
-        if (from >= to) {
-            return;
-        }
-        for (int s = spanOf(from); from < to; s++) {
-            long chunk = Math.min(end[s], to) - from;
-            copyRun(at[s] + (from - start[s]), dst, dstAt, chunk);
-            from += chunk;
-            dstAt += chunk;
+        long u = from;
+        while (u < to) {
+            int s = spanOf(u);
+            long chunk = Math.min(end[s], to) - u;
+            copyRun(at[s] + (u - start[s]), dst, dstAt + (u - from), chunk);
+            u += chunk;
         }
     }
 
