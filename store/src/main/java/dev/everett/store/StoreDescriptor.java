@@ -43,12 +43,14 @@ record StoreDescriptor(Policy policy, Layout layout) {
     static StoreDescriptor read(StoreFiles files, Path dir) throws IOException {
         Path file = dir.resolve(FILE_NAME);
         byte[] b = files.readAll(file);
-        String text = new String(b, StandardCharsets.UTF_8);
+        // Read one char per byte, so offsets in the text are offsets in the file whatever the bytes
+        // are (the fields are ASCII; anything else fails their parse below).
+        String text = new String(b, StandardCharsets.ISO_8859_1);
         int crcLine = text.lastIndexOf("crc32c=");
         if (!text.startsWith(FIRST_LINE + "\n") || crcLine < 0 || !text.endsWith("\n")) {
             throw new CorruptFileException(file, 0, "not an everett-store descriptor (first line '" + FIRST_LINE + "', last line crc32c=<hex>)");
         }
-        int bodyBytes = text.substring(0, crcLine).getBytes(StandardCharsets.UTF_8).length;
+        int bodyBytes = crcLine;
         CRC32C crc = new CRC32C();
         crc.update(b, 0, bodyBytes);
         String stored = text.substring(crcLine + 7, text.length() - 1);
@@ -64,7 +66,7 @@ record StoreDescriptor(Policy policy, Layout layout) {
                 throw new CorruptFileException(file, offset, "line '" + line + "' is not name=value");
             }
             f.put(line.substring(0, eq), line.substring(eq + 1));
-            offset += line.getBytes(StandardCharsets.UTF_8).length + 1;
+            offset += line.length() + 1;
         }
         try {
             return new StoreDescriptor(new Policy(Unit.valueOf(need(f, "policy.unit")),
