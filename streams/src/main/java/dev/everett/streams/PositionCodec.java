@@ -46,7 +46,13 @@ final class PositionCodec {
             }
             Position position = Position.emptyPosition();
             for (int n = in.getInt(); n > 0; n--) {
-                byte[] name = new byte[in.getInt()];
+                int length = in.getInt();
+                if (length < 0 || length > in.remaining()) {
+                    // Checked before allocating: a damaged length must not become a huge array.
+                    throw new ProcessorStateException("Everett store " + store + ": position record names a topic of "
+                            + length + " bytes with " + in.remaining() + " bytes left");
+                }
+                byte[] name = new byte[length];
                 in.get(name);
                 position.withComponent(new String(name, StandardCharsets.UTF_8), in.getInt(), in.getLong());
             }
