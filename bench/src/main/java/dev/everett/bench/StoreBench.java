@@ -74,6 +74,8 @@ public final class StoreBench {
     static final int KEY_BYTES = 16;
     static final int VALUE_BYTES = 100;
     static final long MEMTABLE = 64L << 20;
+    static final List<String> WORKLOADS = List.of("fillseq", "fillrandom", "readrandom", "seekrandom", "readseq", "readreverse",
+            "readwhilewriting", "overwrite", "deleterandom");
 
     private final String engine;
     private final int keys;
@@ -83,6 +85,8 @@ public final class StoreBench {
     private final int readers;
     private final int jitWarmupKeys;
     private final Path base;
+    /** The workloads to run ({@code --workloads a,b}; all by default); fillrandom and the full compaction always run, the reads need them. */
+    private final Set<String> workloads;
     private final byte[] value = new byte[VALUE_BYTES];
     private final Map<String, Object> out = new LinkedHashMap<>();
     private final Map<String, Double> ops = new LinkedHashMap<>();
@@ -98,6 +102,12 @@ public final class StoreBench {
         this.readers = Integer.parseInt(args.getOrDefault("readers", "1"));
         this.jitWarmupKeys = Integer.parseInt(args.getOrDefault("jit-warmup-keys", "200000"));
         this.base = Path.of(args.getOrDefault("dir", defaultDir()));
+        this.workloads = Set.of(args.getOrDefault("workloads", String.join(",", WORKLOADS)).split(","));
+        for (String w : workloads) {
+            if (!WORKLOADS.contains(w)) {
+                throw new IllegalArgumentException("--workloads: unknown workload " + w + "; expected some of " + WORKLOADS);
+            }
+        }
         new SplittableRandom(7).nextBytes(value);
     }
 
@@ -110,7 +120,7 @@ public final class StoreBench {
         for (int i = 0; i < argv.length; i++) {
             if (!argv[i].startsWith("--") || i + 1 >= argv.length) {
                 throw new IllegalArgumentException("usage: StoreBench --engine PARTITIONED|WHOLE_RUN|ROCKSDB --keys N "
-                        + "[--seconds S] [--warmup S] [--write-rate W] [--readers R] [--jit-warmup-keys N] [--dir D] --out FILE.json; got " + argv[i]);
+                        + "[--seconds S] [--warmup S] [--write-rate W] [--readers R] [--jit-warmup-keys N] [--dir D] [--workloads fillseq,readseq,...] --out FILE.json; got " + argv[i]);
             }
             args.put(argv[i].substring(2), argv[++i]);
         }
@@ -154,12 +164,14 @@ public final class StoreBench {
         warmJit();
 
         // fillseq: a store of its own.
-        try (Store s = open("fillseq")) {
-            long t = System.nanoTime();
-            for (long i = 0; i < keys; i++) {
-                s.put(key(i), value);
+        if (workloads.contains("fillseq")) {
+            try (Store s = open("fillseq")) {
+                long t = System.nanoTime();
+                for (long i = 0; i < keys; i++) {
+                    s.put(key(i), value);
+                }
+                record("fillseq", keys, System.nanoTime() - t);
             }
-            record("fillseq", keys, System.nanoTime() - t);
         }
 
         store = open("main");
@@ -176,14 +188,28 @@ public final class StoreBench {
         out.put("directory_bytes", directoryBytes(store.dir()));
         out.put("raw_bytes", (long) keys * (KEY_BYTES + VALUE_BYTES));
 
-        readrandom("readrandom");
-        seekrandom();
-        scan("readseq", true);
-        scan("readreverse", false);
+        if (workloads.contains("readrandom")) {
+            readrandom("readrandom");
+        }
+        if (workloads.contains("seekrandom")) {
+            seekrandom();
+        }
+        if (workloads.contains("readseq")) {
+            scan("readseq", true);
+        }
+        if (workloads.contains("readreverse")) {
+            scan("readreverse", false);
+        }
         memory("after_reads");
-        readwhilewriting();
-        overwrite();
-        deleterandom();
+        if (workloads.contains("readwhilewriting")) {
+            readwhilewriting();
+        }
+        if (workloads.contains("overwrite")) {
+            overwrite();
+        }
+        if (workloads.contains("deleterandom")) {
+            deleterandom();
+        }
         memory("at_end");
         store.close();
         out.put("ops_per_second", ops);

@@ -167,6 +167,11 @@ final class LevelCursor implements SeekCursor {
     }
 
     @Override
+    public byte[] keyBytes() {
+        return cursor.keyBytes();
+    }
+
+    @Override
     public boolean isTombstone() {
         return cursor.isTombstone();
     }
@@ -174,6 +179,11 @@ final class LevelCursor implements SeekCursor {
     @Override
     public MemorySegment value() {
         return cursor.value();
+    }
+
+    @Override
+    public byte[] valueBytes() {
+        return cursor.valueBytes();
     }
 
     @Override

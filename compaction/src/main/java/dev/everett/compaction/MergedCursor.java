@@ -12,6 +12,10 @@ import java.lang.foreign.MemorySegment;
  * advances only the children on the current key; turning around re-seeks every child to just past
  * the current key (one key copy per turn). Children are few (level-0 segments plus levels), so the
  * smallest or largest key is found by a scan over them.
+ *
+ * <p>When the current child is the only valid one (a fully compacted store, or the last level
+ * once the others are exhausted in the direction of travel), a step moves it alone with no scan:
+ * a child that ran out in one direction stays out until a seek or a turn repositions every child.
  */
 final class MergedCursor implements TreeCursor {
     /** The children, newest first, and how to position all of them at once. */
@@ -22,6 +26,8 @@ final class MergedCursor implements TreeCursor {
     private boolean forward = true;
     private boolean closed;
     private MemorySegment keyView;
+    /** No child but the current one is valid; meaningful while {@code current >= 0}. */
+    private boolean alone;
 
     MergedCursor(RunCursors all, Runnable onClose) {
         this.all = all;
@@ -85,6 +91,10 @@ final class MergedCursor implements TreeCursor {
     @Override
     public void next() {
         requireValid();
+        if (alone && forward) {
+            stepAlone(true);
+            return;
+        }
         if (!forward) {
             byte[] key = keyBytes();
             all.seek(key);
@@ -103,6 +113,10 @@ final class MergedCursor implements TreeCursor {
     @Override
     public void prev() {
         requireValid();
+        if (alone && !forward) {
+            stepAlone(false);
+            return;
+        }
         if (forward) {
             byte[] key = keyBytes();
             all.seekForPrev(key);
@@ -116,6 +130,21 @@ final class MergedCursor implements TreeCursor {
             skipCurrentKey(false);
         }
         settleBackward();
+    }
+
+    /**
+     * Steps the lone valid child past its tombstones: with no other child valid, none can tie its
+     * key and a tombstone hides nothing older, so the settle's scan has nothing to decide.
+     */
+    private void stepAlone(boolean ahead) {
+        keyView = null;
+        SeekCursor c = children[current];
+        do {
+            step(c, ahead);
+        } while (c.valid() && c.isTombstone());
+        if (!c.valid()) {
+            current = -1;
+        }
     }
 
     /** Moves every child on the current key ({@code children[current]}'s) one step, the owner of the key last. */
@@ -151,11 +180,13 @@ final class MergedCursor implements TreeCursor {
         keyView = null;
         while (true) {
             int best = -1;
+            int valid = 0;
             for (int i = 0; i < children.length; i++) {
                 SeekCursor c = children[i];
                 if (!c.valid()) {
                     continue;
                 }
+                valid++;
                 if (best < 0) {
                     best = i;
                     continue;
@@ -166,6 +197,7 @@ final class MergedCursor implements TreeCursor {
                 }
             }
             current = best;
+            alone = valid == 1;
             if (best < 0 || !children[best].isTombstone()) {
                 return;
             }
@@ -187,6 +219,20 @@ final class MergedCursor implements TreeCursor {
     public MemorySegment value() {
         requireValid();
         return children[current].value();
+    }
+
+    /** The key copied by the child that holds it (no view made for it). */
+    @Override
+    public byte[] keyBytes() {
+        requireValid();
+        return children[current].keyBytes();
+    }
+
+    /** The value copied by the child that holds it (no view made for it); current is never a tombstone. */
+    @Override
+    public byte[] valueBytes() {
+        requireValid();
+        return children[current].valueBytes();
     }
 
     @Override

@@ -11,6 +11,7 @@ import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /**
@@ -289,10 +290,31 @@ public final class SegmentSeekCursor implements SeekCursor {
         return keyView;
     }
 
+    /** The key copied straight out of the cursor's own array: no view made for it. */
+    @Override
+    public byte[] keyBytes() {
+        requireValid();
+        return Arrays.copyOf(key, keyLength);
+    }
+
     @Override
     public boolean isTombstone() {
         requireValid();
         return tombstone;
+    }
+
+    /** The value copied straight out of the mapping (no slice made for it), null for a tombstone. */
+    @Override
+    public byte[] valueBytes() {
+        requireValid();
+        if (tombstone) {
+            return null;
+        }
+        MemorySegment s = natives.segment();
+        long from = values.offsetIn(s);
+        byte[] out = new byte[Math.toIntExact(values.bytes)];
+        MemorySegment.copy(values.source(s), ValueLayout.JAVA_BYTE, from, out, 0, out.length);
+        return out;
     }
 
     @Override

@@ -353,6 +353,12 @@ public final class MappedObjectStore implements ObjectStore {
             }
 
             @Override
+            public byte[] keyBytes() {
+                live();
+                return c.keyBytes();
+            }
+
+            @Override
             public boolean isTombstone() {
                 live();
                 return c.isTombstone();
@@ -362,6 +368,12 @@ public final class MappedObjectStore implements ObjectStore {
             public MemorySegment value() {
                 live();
                 return c.value();
+            }
+
+            @Override
+            public byte[] valueBytes() {
+                live();
+                return c.valueBytes();
             }
 
             @Override
