@@ -45,6 +45,11 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
     private long count;
     private long firstWidth = -1;
     private boolean widthsAgree = true;
+    /** Keys of records 0, K, 2K, … as a walk gives them (see {@link #sampleEvery}), or null. */
+    private KeySamples samples;
+    private long sampleInterval;
+    /** The last key in walk form (sort code first), kept only while sampling. */
+    private byte[] running;
 
     RecordEncoder(Framing framing, ValueCodec values, long blockWidth, long streamWidth, String unit) {
         this.framing = framing;
@@ -97,6 +102,44 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
 
     /** Continues in {@code next} (an output at the stream's start), for {@link #rewriteWithoutValueLengths}. */
     abstract void redirect(FileOutput next);
+
+    /**
+     * Keeps the keys of records 0, K, 2K, … ({@code k} = K) as {@link KeySamples} while the
+     * records are written; call before the first record.
+     */
+    public KeySamples sampleEvery(long k) {
+        if (count > 0 || k < 1) {
+            throw new IllegalStateException("sampling starts before the first record, every k ≥ 1 records (k = " + k + ", " + count + " written)");
+        }
+        samples = new KeySamples(framing.units());
+        sampleInterval = k;
+        running = new byte[64];
+        return samples;
+    }
+
+    /**
+     * Carries the running key forward: {@code n} units of the new key from unit {@code from} of
+     * the stored form lie at {@code source} (a byte[] or a segment) from unit {@code at}.
+     */
+    private void sample(Object source, long at, long from, long n) {
+        if (samples.abandoned()) {
+            return;
+        }
+        long end = framing.pathBits() + from + n;
+        int bytes = framing.units().arrayBytes(end);
+        if (running.length < bytes + 8) {
+            running = Arrays.copyOf(running, Math.max(bytes + 8, 2 * running.length));
+        }
+        StreamUnits u = framing.units();
+        if (source instanceof byte[] b) {
+            u.copy(b, at, running, framing.pathBits() + from, n);
+        } else {
+            u.copy((MemorySegment) source, at, running, framing.pathBits() + from, n);
+        }
+        if (count % sampleInterval == 0) {
+            samples.add(running, end);
+        }
+    }
 
     // The records.
 
@@ -157,6 +200,9 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         int keep = (int) (lcp / units(1));
         System.arraycopy(key, keep, previous, keep, keyLength - keep);
         previousLength = keyLength;
+        if (samples != null) {
+            sample(key, lcp, lcp, units(keyLength) - lcp);
+        }
         count++;
     }
 
@@ -191,6 +237,9 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         copy(value, valueAt, valueLength);
         trackWidth(valueLength);
         previousLength = (int) (keyUnits / units(1));
+        if (samples != null) {
+            sample(literal, literalAt, retained, literalLength);
+        }
         count++;
     }
 
