@@ -48,6 +48,8 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
     /** Keys of records 0, K, 2K, … as a walk gives them (see {@link #sampleEvery}), or null. */
     private KeySamples samples;
     private long sampleInterval;
+    /** Records until the next sampled one, counting this one (1: the next record is sampled). */
+    private long untilSample;
     /** The last key in walk form (sort code first), kept only while sampling. */
     private byte[] running;
 
@@ -113,31 +115,44 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         }
         samples = new KeySamples(framing.units());
         sampleInterval = k;
+        untilSample = 1;
         running = new byte[64];
         return samples;
     }
 
     /**
-     * Carries the running key forward: {@code n} units of the new key from unit {@code from} of
-     * the stored form lie at {@code source} (a byte[] or a segment) from unit {@code at}.
+     * Carries the running key forward: {@code n} units of the new key, from its unit
+     * {@code from} (of the stored form) on, lie in {@code source} from unit {@code at}.
      */
-    private void sample(Object source, long at, long from, long n) {
-        if (samples.abandoned()) {
-            return;
+    private void sample(byte[] source, long at, long from, long n) {
+        if (!samples.abandoned()) {
+            framing.units().copy(source, at, runningFor(from + n), framing.pathBits() + from, n);
+            sampled(from + n);
         }
-        long end = framing.pathBits() + from + n;
-        int bytes = framing.units().arrayBytes(end);
-        if (running.length < bytes + 8) {
-            running = Arrays.copyOf(running, Math.max(bytes + 8, 2 * running.length));
+    }
+
+    /** As {@link #sample(byte[], long, long, long)} from a segment (the merger's literal). */
+    private void sample(MemorySegment source, long at, long from, long n) {
+        if (!samples.abandoned()) {
+            framing.units().copy(source, at, runningFor(from + n), framing.pathBits() + from, n);
+            sampled(from + n);
         }
-        StreamUnits u = framing.units();
-        if (source instanceof byte[] b) {
-            u.copy(b, at, running, framing.pathBits() + from, n);
-        } else {
-            u.copy((MemorySegment) source, at, running, framing.pathBits() + from, n);
+    }
+
+    /** The running key's buffer, grown to hold {@code length} stored units (with room for whole-word copies). */
+    private byte[] runningFor(long length) {
+        int bytes = framing.units().arrayBytes(framing.pathBits() + length) + 8;
+        if (running.length < bytes) {
+            running = Arrays.copyOf(running, Math.max(bytes, 2 * running.length));
         }
-        if (count % sampleInterval == 0) {
-            samples.add(running, end);
+        return running;
+    }
+
+    /** Keeps the running key of {@code length} stored units if this record is one of 0, K, 2K, …. */
+    private void sampled(long length) {
+        if (--untilSample == 0) {
+            samples.add(running, framing.pathBits() + length);
+            untilSample = sampleInterval;
         }
     }
 
