@@ -23,9 +23,9 @@ import java.util.Map;
  */
 public final class KeySamples {
     /** Most sample bytes one writer keeps (a native of about K times this much key data). */
-    static final long WRITER_LIMIT = 64L << 20;
+    static final long WRITER_LIMIT = 32L << 20;
     /** Most sample bytes this process keeps for natives not indexed yet. */
-    static final long REMEMBERED_LIMIT = 128L << 20;
+    static final long REMEMBERED_LIMIT = 32L << 20;
 
     private final StreamUnits units;
     private byte[] bytes = new byte[1024];
