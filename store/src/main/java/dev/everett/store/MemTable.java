@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * the table concurrently. Once {@link #freeze() frozen} it takes no new versions and waits to be
  * flushed (sweeps may still drop versions no snapshot needs).
  *
- * <p>The chains are found through a {@link ChainIndex}, a skip list in {@code int} slabs that
+ * <p>The chains are found through a {@link ChainIndex}, a skip list in {@code long} slabs that
  * compares keys by 16-byte prefixes held in its nodes.
  */
 final class MemTable {

@@ -21,24 +21,38 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The memtable's skip list: keys in unsigned byte order whatever their length and however much of
- * the 16 bytes compared inside the node they share, and readers that run while the one writer
- * inserts see a consistent, ordered list and exactly the versions published before they read.
+ * the four bytes kept beside each link or the 16 bytes compared inside the node they share, and
+ * readers that run while the one writer inserts see a consistent, ordered list and exactly the
+ * versions published before they read.
  */
 class MemTableSkipListTest {
 
-    /** Keys that stress the in-node prefix comparison: empty, short, zero-padded lookalikes, shared 16-byte prefixes, long. */
+    /** Four-byte heads that {@link #randomKey} keys share, so links' first key bytes often tie. */
+    private static final byte[][] HEADS = {{0, 0, 0, 0}, {0x6b, 0x6b, 0x6b, 0x6b}, {(byte) 0xFF, 0, (byte) 0xFF, 0}};
+
+    /**
+     * Keys that stress the comparisons a search makes without the node (the first four key bytes
+     * kept beside each link) and inside it (the 16-byte prefix): empty, short, zero-padded
+     * lookalikes, shared four-byte heads with tails of any length, shared 16-byte prefixes, long.
+     */
     private static byte[] randomKey(Random rnd) {
-        int shape = rnd.nextInt(6);
+        int shape = rnd.nextInt(7);
         byte[] k = switch (shape) {
             case 0 -> new byte[rnd.nextInt(3)]; // the empty key and zeros, which the padding must not confuse
             case 1 -> new byte[1 + rnd.nextInt(9)];
             case 2 -> new byte[15 + rnd.nextInt(3)]; // around the 16-byte prefix boundary
+            case 6 -> new byte[rnd.nextInt(21)]; // a shared head (or part of one), then anything
             default -> new byte[16 + rnd.nextInt(24)];
         };
-        if (shape >= 2) {
-            Arrays.fill(k, 0, Math.min(k.length, 14), (byte) 0x6b); // a long shared prefix
+        int from = 0;
+        if (shape == 6) {
+            from = Math.min(k.length, 4);
+            System.arraycopy(HEADS[rnd.nextInt(HEADS.length)], 0, k, 0, from);
+        } else if (shape >= 2) {
+            from = Math.min(k.length, 14);
+            Arrays.fill(k, 0, from, (byte) 0x6b); // a long shared prefix
         }
-        for (int i = shape >= 2 ? Math.min(k.length, 14) : 0; i < k.length; i++) {
+        for (int i = from; i < k.length; i++) {
             k[i] = (byte) (rnd.nextInt(4) == 0 ? 0 : rnd.nextInt(4) == 0 ? 0xFF : rnd.nextInt(256));
         }
         return k;
