@@ -9,9 +9,9 @@ import java.util.List;
 /**
  * Where {@link CompactionVsRocksBench#everettCompaction}'s time goes: the same fixture and job,
  * timed phase by phase, the two split sizes interleaved round by round in one JVM. Phases:
- * {@code open} (the builder's {@code start()}: opening the inputs), {@code merge} (the steps of
- * the k-way merge, which check each input's body CRC as they read it, writing and publishing
- * the outputs as they roll over), {@code finish} (publishing the
+ * {@code open} (the builder's {@code start()}: opening the inputs), {@code crc} (the steps that
+ * check each input's body CRC before the merge starts), {@code merge} (the steps of the k-way
+ * merge, writing and publishing the outputs as they roll over), {@code finish} (publishing the
  * last output, then indexing and describing every output) and {@code close}. Prints the median of
  * each phase over the second half of the rounds (the first half is warm-up), in milliseconds,
  * and the outputs' native and index bytes.
@@ -20,7 +20,7 @@ import java.util.List;
  *     dev.everett.bench.CompactionPhases ROUNDS</pre>
  */
 public final class CompactionPhases {
-    private static final String[] PHASES = {"open", "merge", "finish", "close", "total"};
+    private static final String[] PHASES = {"open", "crc", "merge", "finish", "close", "total"};
 
     private CompactionPhases() {
     }
@@ -68,12 +68,19 @@ public final class CompactionPhases {
     private static void timeOne(CompactionVsRocksBench.EverettRuns s, double[][] t, int r, boolean report) throws Exception {
         long t0 = System.nanoTime();
         long started;
+        long checked;
         long merged;
         long finished;
         List<SegmentMeta> outputs;
         try (CompactionJob job = s.files.compaction(s.inputs).targetFileBytes((long) s.targetMiB << 20)
                 .tombstones(TombstonePolicy.DROP).start()) {
             started = System.nanoTime();
+            // The job checks one input's CRC per step; the step after the last one starts the
+            // merge, which opens the first output and merges nothing yet.
+            while (job.progress().outputs() == 0) {
+                job.step(CompactionVsRocksBench.STEP);
+            }
+            checked = System.nanoTime();
             while (!job.done()) {
                 job.step(CompactionVsRocksBench.STEP);
             }
@@ -82,11 +89,11 @@ public final class CompactionPhases {
             finished = System.nanoTime();
         }
         long closed = System.nanoTime();
-        long[] at = {t0, started, merged, finished, closed};
-        for (int p = 0; p + 1 < at.length; p++) {
+        long[] at = {t0, started, checked, merged, finished, closed};
+        for (int p = 0; p < 5; p++) {
             t[p][r] = (at[p + 1] - at[p]) / 1e6;
         }
-        t[PHASES.length - 1][r] = (closed - t0) / 1e6;
+        t[5][r] = (closed - t0) / 1e6;
         if (report) {
             long nativeBytes = 0;
             long indexBytes = 0;

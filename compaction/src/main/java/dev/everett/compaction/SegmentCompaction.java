@@ -19,15 +19,12 @@ import java.util.concurrent.CancellationException;
 /**
  * A compaction of segments of one {@link SegmentFiles}: the inputs' natives merged by the merge
  * engine (on their encoded records, k-way) into outputs that roll over at key boundaries, each
- * output in its own segment directory, indexed when the merge finishes. The merge checks every
- * input's body CRC itself, even if an earlier read checked it: as it reads each input when the
- * newer value wins (a damaged input fails the step that reaches its end), before its first read
- * when a host value merger would see the values ({@code MergeBuilder.start}). Either way a file
- * damaged on disk fails the job, naming the file, and the job's outputs are deleted and nothing
- * is published into a version: outputs are described and installed only in {@link #finish()},
- * which needs every input merged to its end. A body that holds its CRC is what its writer
- * published, so the full framing walk of {@link SegmentReader#verify()} would add nothing but a
- * second pass over every input (the merge decodes every record anyway).
+ * output in its own segment directory, indexed when the merge finishes. Before merging, each step
+ * checks one input's body CRC ({@link SegmentReader#verifyChecksum()}, even if an earlier read
+ * checked it), so a file damaged on disk fails the job, naming the file, instead of leaking into
+ * its outputs; the merge starts once every input has passed. A body that holds its CRC is what
+ * its writer published, so the full framing walk of {@link SegmentReader#verify()} would add
+ * nothing but a second pass over every input (the merge decodes every record anyway).
  */
 class SegmentCompaction implements CompactionJob {
     /** Configures a compaction; see {@link CompactionBuilder}. */
@@ -88,7 +85,7 @@ class SegmentCompaction implements CompactionJob {
         }
     }
 
-    private enum State { MERGING, FINISHED, FAILED, CLOSED }
+    private enum State { VERIFYING, MERGING, FINISHED, FAILED, CLOSED }
 
     private final SegmentFiles segments;
     private final List<SegmentHandle> inputs = new ArrayList<>();
@@ -100,13 +97,14 @@ class SegmentCompaction implements CompactionJob {
     private final long targetFileBytes;
     /** How the outputs' object stores are opened ({@link SegmentFiles#writingOptions}). */
     private final dev.everett.api.ObjectStoreOptions outputOptions;
-    /** Started by the first step. */
+    /** Started once every input's checksum has been checked. */
     private MergeJob merge;
     /** Output segments (identity and the store it is written in), in key order. */
     private final List<ObjectId> outputIds = new ArrayList<>();
     private final List<ObjectStore> outputStores = new ArrayList<>();
     private volatile boolean cancelled;
-    private State state = State.MERGING;
+    private State state = State.VERIFYING;
+    private int verified;
 
     SegmentCompaction(SegmentFiles segments, List<SegmentMeta> inputMetas, ValueMerger values, TombstonePolicy tombstones,
                       long targetFileBytes, FilterPolicy filters, byte[] hostBlob) throws IOException {
@@ -155,12 +153,20 @@ class SegmentCompaction implements CompactionJob {
             throw new CancellationException("compaction cancelled");
         }
         try {
-            if (merge == null) {
-                merge = MergeEngine.load().merge(readers)
-                        .values(values)
-                        .tombstones(tombstones)
-                        .splitInto(targetFileBytes, this::nextOutput)
-                        .start();
+            if (state == State.VERIFYING) {
+                if (verified < readers.size()) {
+                    readers.get(verified).verifyChecksum();
+                    verified++;
+                }
+                if (verified == readers.size()) {
+                    merge = MergeEngine.load().merge(readers)
+                            .values(values)
+                            .tombstones(tombstones)
+                            .splitInto(targetFileBytes, this::nextOutput)
+                            .start();
+                    state = State.MERGING;
+                }
+                return progress();
             }
             merge.step(budget);
             return progress();
@@ -172,7 +178,7 @@ class SegmentCompaction implements CompactionJob {
 
     private void requireRunning() {
         switch (state) {
-            case MERGING -> { }
+            case VERIFYING, MERGING -> { }
             case FAILED -> throw new IllegalStateException("compaction failed earlier and cannot continue or publish");
             case FINISHED -> throw new IllegalStateException("compaction already finished");
             case CLOSED -> throw new IllegalStateException("compaction closed");
@@ -181,7 +187,7 @@ class SegmentCompaction implements CompactionJob {
 
     @Override
     public boolean done() {
-        return state == State.MERGING && merge != null && merge.done();
+        return state == State.MERGING && merge.done();
     }
 
     @Override

@@ -120,33 +120,15 @@ public final class NativeMerger implements MergeBuilder {
         return this;
     }
 
-    /**
-     * Opens the inputs' encoded cursors and the output, and reads the first record of each input.
-     *
-     * <p>Every input's body CRC is checked by the merge itself, even if an earlier read checked
-     * it (the file may have changed on disk). When no host callback sees the inputs' values (the
-     * newer value wins), the walk takes each input's CRC as it reads it and a damaged input fails
-     * the step that reaches its end ({@link EncodedRecords#checkedAsWalked}): one pass over each
-     * input, and nothing is returned before every input has held, since {@link MergeJob#finish}
-     * needs every input walked to its end and outputs published on roll-over are deleted when the
-     * job closes unfinished. With a host value merger the CRCs are checked here, before the first
-     * record is read, so the host's code never sees a damaged value.
-     */
+    /** Opens the inputs' encoded cursors and the output, and reads the first record of each input. */
     @Override
     public MergeJob start() throws IOException {
         if (target == null && splitFiles == null) {
             throw new IllegalStateException("no output: call into(path) or splitInto(bytes, files)");
         }
-        boolean hostSeesValues = keyedValues != null || values != ValueMerger.NEWER_WINS;
         EncodedRecords[] runs = new EncodedRecords[inputs.size()];
         for (int i = 0; i < runs.length; i++) {
-            SegmentReader in = inputs.get(i);
-            if (hostSeesValues) {
-                in.verifyChecksum();
-                runs[i] = EncodedRecords.of(in);
-            } else {
-                runs[i] = EncodedRecords.checkedAsWalked(in);
-            }
+            runs[i] = EncodedRecords.of(inputs.get(i));
         }
         CommonWidthRule rule = widthRule;
         OutputFiles files = splitFiles != null ? splitFiles : ordinal -> target;

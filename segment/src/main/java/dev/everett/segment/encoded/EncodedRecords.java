@@ -8,7 +8,6 @@ import dev.everett.segment.bits.OrderedStrings;
 import dev.everett.segment.fc.FcStream;
 import dev.everett.segment.fc.Frame;
 import dev.everett.segment.fc.Framing;
-import dev.everett.segment.fc.FullScan;
 import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.natives.NativeReader;
@@ -50,17 +49,9 @@ public final class EncodedRecords {
     /** The current key's length in the stream's own terms (KV03: logical bits, sort code included). */
     private long keyLength;
 
-    /** The body CRC taken as the walk goes ({@link #checkedAsWalked}), or null (checked before the first read). */
-    private final FullScan.BodyCrcAsRead bodyCrc;
-    /** File byte offset at which the walk next takes the bytes behind it into {@link #bodyCrc}. */
-    private long crcNext;
-    /** Bytes behind the walk taken into the CRC at a time: small enough to be still in cache. */
-    private static final long CRC_PIECE = 64 << 10;
-
-    private EncodedRecords(NativeReader reader, boolean crcAsWalked) {
+    private EncodedRecords(NativeReader reader) {
         this.reader = reader;
-        this.bodyCrc = crcAsWalked ? reader.bodyCrcAsRead() : null;
-        this.stream = crcAsWalked ? reader.typedUnchecked().stream() : reader.typed().stream();
+        this.stream = reader.typed().stream();
         Framing framing = stream.framing();
         this.frame = framing.newFrame();
         this.frame.bind(stream);
@@ -73,31 +64,15 @@ public final class EncodedRecords {
         this.stride = stream.stride();
     }
 
-    /** The encoded records of a segment opened by this engine, read once its body CRC has been checked (a checked read). */
+    /** The encoded records of a segment opened by this engine. */
     public static EncodedRecords of(SegmentReader reader) {
-        return new EncodedRecords(nativeOf(reader), false);
-    }
-
-    /**
-     * The encoded records of a segment opened by this engine, read <em>before</em> its body CRC
-     * is checked: the walk takes the CRC of the bytes behind it as it goes and checks it at the
-     * end ({@link #next()} returning false), throwing {@link CorruptSegmentException} naming the
-     * file if the body is damaged, whether or not an earlier read checked it. One pass over the
-     * input instead of two. The caller must treat everything it read as unproven until then, and
-     * must walk to the end: the native merger's job deletes its outputs if an input fails.
-     */
-    public static EncodedRecords checkedAsWalked(SegmentReader reader) {
-        return new EncodedRecords(nativeOf(reader), true);
-    }
-
-    private static NativeReader nativeOf(SegmentReader reader) {
         if (reader instanceof dev.everett.segment.objects.ReaderHandle h) {
             reader = h.nativeReader(); // an object store's handle: read the shared reader behind it
         }
         if (!(reader instanceof NativeReader r)) {
             throw new IllegalArgumentException("not a segment of this engine: " + reader);
         }
-        return r;
+        return new EncodedRecords(r);
     }
 
     public Policy policy() {
@@ -134,19 +109,10 @@ public final class EncodedRecords {
         values.checkWalked(frame, stream.segment(), reader.corruption());
         keyLength = frame.retained + frame.suffixLength;
         ordinal = o;
-        if (bodyCrc != null && frame.pos >= crcNext) {
-            long at = stream.byteOffset(frame.pos);
-            bodyCrc.upTo(at);
-            crcNext = stream.framing().units().position(at + CRC_PIECE);
-        }
         return true;
     }
 
     private void checkEnd() {
-        if (bodyCrc != null) {
-            // First: a damaged body is reported as such, not as whatever rule its damage breaks below.
-            bodyCrc.finish();
-        }
         if (frame.pos != stream.end()) {
             throw corrupt(stream.byteOffset(frame.pos), "records end before the stream's extent");
         }

@@ -23,47 +23,10 @@ public final class FullScan {
         for (long at = Envelope.BYTES; at < size; at += 1L << 30) {
             crc.update(file.asSlice(at, Math.min(1L << 30, size - at)).asByteBuffer());
         }
-        requireBodyCrc(crc.getValue(), env, c);
-    }
-
-    private static void requireBodyCrc(long computed, Envelope env, Corruption c) {
         long stored = Integer.toUnsignedLong(env.bodyCrc());
-        if (computed != stored) {
+        if (crc.getValue() != stored) {
             throw c.at(Envelope.BODY_CRC_OFFSET, "body CRC32C mismatch: stored " + Long.toHexString(stored)
-                    + ", computed " + Long.toHexString(computed));
-        }
-    }
-
-    /**
-     * The body CRC taken piece by piece as a walk moves through the file: each piece right
-     * behind the walk, while its bytes are still in cache, instead of a separate pass.
-     */
-    public static final class BodyCrcAsRead {
-        private final MemorySegment file;
-        private final Envelope env;
-        private final Corruption c;
-        private final CRC32C crc = new CRC32C();
-        private long to = Envelope.BYTES;
-
-        public BodyCrcAsRead(MemorySegment file, Envelope env, Corruption c) {
-            this.file = file;
-            this.env = env;
-            this.c = c;
-        }
-
-        /** Takes every byte before file offset {@code at} into the CRC (no-op for bytes already taken). */
-        public void upTo(long at) {
-            long end = Math.min(at, file.byteSize());
-            if (end > to) {
-                crc.update(file.asSlice(to, end - to).asByteBuffer());
-                to = end;
-            }
-        }
-
-        /** Takes the rest of the body and checks the CRC against the envelope's. */
-        public void finish() {
-            upTo(file.byteSize());
-            requireBodyCrc(crc.getValue(), env, c);
+                    + ", computed " + Long.toHexString(crc.getValue()));
         }
     }
 

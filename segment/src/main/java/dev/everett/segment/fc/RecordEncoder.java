@@ -45,13 +45,6 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
     private long count;
     private long firstWidth = -1;
     private boolean widthsAgree = true;
-    /** Keys of records 0, K, 2K, … as a walk gives them (see {@link #sampleEvery}), or null. */
-    private KeySamples samples;
-    private long sampleInterval;
-    /** Records until the next sampled one, counting this one (1: the next record is sampled). */
-    private long untilSample;
-    /** The last key in walk form (sort code first), kept only while sampling. */
-    private byte[] running;
 
     RecordEncoder(Framing framing, ValueCodec values, long blockWidth, long streamWidth, String unit) {
         this.framing = framing;
@@ -104,57 +97,6 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
 
     /** Continues in {@code next} (an output at the stream's start), for {@link #rewriteWithoutValueLengths}. */
     abstract void redirect(FileOutput next);
-
-    /**
-     * Keeps the keys of records 0, K, 2K, … ({@code k} = K) as {@link KeySamples} while the
-     * records are written; call before the first record.
-     */
-    public KeySamples sampleEvery(long k) {
-        if (count > 0 || k < 1) {
-            throw new IllegalStateException("sampling starts before the first record, every k ≥ 1 records (k = " + k + ", " + count + " written)");
-        }
-        samples = new KeySamples(framing.units());
-        sampleInterval = k;
-        untilSample = 1;
-        running = new byte[64];
-        return samples;
-    }
-
-    /**
-     * Carries the running key forward: {@code n} units of the new key, from its unit
-     * {@code from} (of the stored form) on, lie in {@code source} from unit {@code at}.
-     */
-    private void sample(byte[] source, long at, long from, long n) {
-        if (!samples.abandoned()) {
-            framing.units().copy(source, at, runningFor(from + n), framing.pathBits() + from, n);
-            sampled(from + n);
-        }
-    }
-
-    /** As {@link #sample(byte[], long, long, long)} from a segment (the merger's literal). */
-    private void sample(MemorySegment source, long at, long from, long n) {
-        if (!samples.abandoned()) {
-            framing.units().copy(source, at, runningFor(from + n), framing.pathBits() + from, n);
-            sampled(from + n);
-        }
-    }
-
-    /** The running key's buffer, grown to hold {@code length} stored units (with room for whole-word copies). */
-    private byte[] runningFor(long length) {
-        int bytes = framing.units().arrayBytes(framing.pathBits() + length) + 8;
-        if (running.length < bytes) {
-            running = Arrays.copyOf(running, Math.max(bytes, 2 * running.length));
-        }
-        return running;
-    }
-
-    /** Keeps the running key of {@code length} stored units if this record is one of 0, K, 2K, …. */
-    private void sampled(long length) {
-        if (--untilSample == 0) {
-            samples.add(running, framing.pathBits() + length);
-            untilSample = sampleInterval;
-        }
-    }
 
     // The records.
 
@@ -215,9 +157,6 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         int keep = (int) (lcp / units(1));
         System.arraycopy(key, keep, previous, keep, keyLength - keep);
         previousLength = keyLength;
-        if (samples != null) {
-            sample(key, lcp, lcp, units(keyLength) - lcp);
-        }
         count++;
     }
 
@@ -252,9 +191,6 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         copy(value, valueAt, valueLength);
         trackWidth(valueLength);
         previousLength = (int) (keyUnits / units(1));
-        if (samples != null) {
-            sample(literal, literalAt, retained, literalLength);
-        }
         count++;
     }
 

@@ -5,7 +5,6 @@ import dev.everett.api.Policy;
 import dev.everett.segment.fc.Framing;
 import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.bits.EliasFano;
-import dev.everett.segment.fc.KeySamples;
 import dev.everett.segment.fc.KeySource;
 import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Envelope;
@@ -86,22 +85,6 @@ public final class IndexBuilder {
      * @param secondary the secondary leaf, or null
      */
     public Built build(Path target, ObjectId nativeId, NativeReader natives, Catalog main, ObjectId secondaryId, NativeReader secondary) throws IOException {
-        return build(target, nativeId, natives, main, null, secondaryId, secondary);
-    }
-
-    /**
-     * As {@link #build(Path, ObjectId, NativeReader, Catalog, ObjectId, NativeReader)}, with the
-     * main target's occurrences 0, K, 2K, … given by {@code mainSamples} instead of a walk of
-     * {@code main} (null: walk it). The samples must be exactly those keys: a terminal catalog's
-     * {@link KeySamples} from its native's writer. The index is the same, byte for byte.
-     */
-    public Built build(Path target, ObjectId nativeId, NativeReader natives, Catalog main, KeySamples mainSamples,
-                       ObjectId secondaryId, NativeReader secondary) throws IOException {
-        if (mainSamples != null && (main == null || main.main != null || main.secondary != null
-                || mainSamples.count() != IndexDirectory.groups(main.virtualCount(), k))) {
-            throw new IllegalArgumentException("key samples of " + mainSamples.count() + " keys do not describe main target "
-                    + (main == null ? "(none)" : main.nativeId + " (" + main.virtualCount() + " occurrences, K = " + k + ")"));
-        }
         Path dir = target.toAbsolutePath().getParent();
         int bits = IndexDirectory.classBits(k);
         try (AtomicFile out = new AtomicFile(target, durable);
@@ -124,7 +107,7 @@ public final class IndexBuilder {
             } else {
                 KeySource[] sources = {
                         natives.typed().stream().keys(),
-                        main == null ? null : mainSamples != null ? mainSamples.keys() : everyKth(new AugmentedKeys(main)),
+                        main == null ? null : everyKth(new AugmentedKeys(main)),
                         secondary == null ? null : everyKth(secondary.typed().stream().keys())};
                 v = merge(sources, streams, cuts, classes, flags);
             }

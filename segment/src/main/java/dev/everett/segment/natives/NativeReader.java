@@ -151,24 +151,6 @@ public final class NativeReader implements SegmentReader {
         return t;
     }
 
-    /**
-     * The directory-dependent state without the body CRC checked first, and a CRC to take as the
-     * caller walks the body ({@link FullScan.BodyCrcAsRead}): for a walk that checks the CRC
-     * itself and acts on nothing it read until that check held (the native merger, whose job
-     * deletes its outputs when an input fails). This reader is not marked checked: its other
-     * users still check before their first read.
-     */
-    public Typed typedUnchecked() {
-        live();
-        return parsed();
-    }
-
-    /** A body CRC to take piece by piece as a walk reads this native (see {@link #typedUnchecked}). */
-    public FullScan.BodyCrcAsRead bodyCrcAsRead() {
-        live();
-        return new FullScan.BodyCrcAsRead(file, envelope, corruption);
-    }
-
     /** True unless the reader was opened with checking off. */
     public boolean verifiesChecksums() {
         return verifyChecksums;

@@ -6,7 +6,6 @@ import dev.everett.api.SegmentInfo;
 import dev.everett.api.SegmentWriter;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.fc.Framing;
-import dev.everett.segment.fc.KeySamples;
 import dev.everett.segment.fc.RecordEncoder;
 import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Corruption;
@@ -42,8 +41,6 @@ public final class NativeWriter implements SegmentWriter {
     private AtomicFile out;
     private FileOutput fc;
     private final RecordEncoder records;
-    /** The keys the routing catalog over this native will sample, kept as they are written. */
-    private final KeySamples samples;
     private State state = State.OPEN;
     /** Set once {@link #appendEncoded} has been used: the previous key's bytes are no longer kept. */
     private boolean encodedOnly;
@@ -67,7 +64,6 @@ public final class NativeWriter implements SegmentWriter {
         this.out = new AtomicFile(target);
         this.fc = new FileOutput(out.channel(), fcStart);
         this.records = Framing.newEncoder(policy, fc, streamWidth);
-        this.samples = records.sampleEvery(policy.groupSize());
     }
 
     @Override
@@ -203,10 +199,6 @@ public final class NativeWriter implements SegmentWriter {
             throw new IllegalStateException("wrote " + crc.length() + " body bytes, directory says " + dir.bodyBytes());
         }
         Sealer.seal(out, Envelope.Kind.NATIVE, policy, width, count, crc);
-        if (count > policy.groupSize()) {
-            // Only a native of more than K records gets a routing catalog stacked on it.
-            KeySamples.remember(out.target(), samples);
-        }
         state = State.FINISHED;
         return new SegmentInfo(out.target(), count, Envelope.BYTES + crc.length(), width);
     }

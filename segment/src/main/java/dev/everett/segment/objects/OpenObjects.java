@@ -5,14 +5,12 @@ import dev.everett.api.FilterPolicy;
 import dev.everett.api.ObjectId;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
-import dev.everett.segment.fc.KeySamples;
 import dev.everett.segment.filter.KeyFilter;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexBuilder;
 import dev.everett.segment.index.IndexDirectory;
 import dev.everett.segment.index.IndexReader;
 import dev.everett.segment.io.AtomicFile;
-import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.WrittenFiles;
 import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.natives.NativeWriter;
@@ -251,7 +249,6 @@ public final class OpenObjects implements AutoCloseable {
         writtenHere.remove(id);
         for (Path p : new Path[] {nativePath(id), filterPath(id), indexPath(id)}) {
             WrittenFiles.forget(p);
-            KeySamples.forget(p);
             Files.deleteIfExists(p);
         }
         AtomicFile.forceDirectory(nativePath(id).getParent());
@@ -294,11 +291,6 @@ public final class OpenObjects implements AutoCloseable {
      * @throws FileAlreadyExistsException if an index of that identity exists
      */
     public Catalog index(ObjectId nativeId, Catalog main, ObjectId secondaryId, ObjectId indexId) throws IOException {
-        return index(nativeId, main, null, secondaryId, indexId);
-    }
-
-    /** As {@link #index(ObjectId, Catalog, ObjectId, ObjectId)}, with the main target's samples given (null: walked). */
-    private Catalog index(ObjectId nativeId, Catalog main, KeySamples mainSamples, ObjectId secondaryId, ObjectId indexId) throws IOException {
         Objects.requireNonNull(nativeId, "nativeId");
         Objects.requireNonNull(indexId, "indexId");
         NativeReader n = openNative(nativeId);
@@ -306,7 +298,7 @@ public final class OpenObjects implements AutoCloseable {
         Path p = indexPath(indexId);
         refuseExisting(p, indexId);
         Files.createDirectories(p.getParent());
-        new IndexBuilder(policy).build(p, nativeId, n, main, mainSamples, secondaryId, s);
+        new IndexBuilder(policy).build(p, nativeId, n, main, secondaryId, s);
         filter(nativeId, n);
         if (secondaryId != null) {
             filter(secondaryId, s);
@@ -336,24 +328,11 @@ public final class OpenObjects implements AutoCloseable {
         if (secondaryId == null && main != null && main.virtualCount() <= k) {
             return main;
         }
-        Catalog head = index(emptyNative(), main, writersSamples(main), secondaryId, freshId());
+        Catalog head = index(emptyNative(), main, secondaryId);
         while (head.virtualCount() > k) {
             head = index(emptyNative(), head, null);
         }
         return head;
-    }
-
-    /**
-     * The keys a terminal catalog's native had at records 0, K, 2K, …, if this process wrote that
-     * native, kept them, and the file is still the one it sealed: the routing catalog over it
-     * then takes them instead of walking every record again. Null otherwise.
-     */
-    private KeySamples writersSamples(Catalog main) throws IOException {
-        if (main == null || main.main != null || main.secondary != null) {
-            return null;
-        }
-        KeySamples s = KeySamples.take(nativePath(main.nativeId));
-        return s != null && s.count() == LittleEndian.ceilDiv(main.virtualCount(), policy.groupSize()) ? s : null;
     }
 
     /**
