@@ -110,25 +110,33 @@ public final class BitOutput {
         }
     }
 
-    /** Runs at least this many bits long take {@link #writeLongRun}; shorter ones the reservoir. */
-    private static final int LONG_RUN = 128;
-
     /**
      * Copies {@code n} bits of a mapped segment starting at bit {@code from} (the native merger
-     * copies whole literals and values this way, some of them kilobytes): a short run through the
-     * reservoir, a long one by {@link #writeLongRun}, kept out of line so this stays small enough
-     * to inline where short literals and values are written.
+     * copies whole literals and values this way, some of them kilobytes). A long run first brings
+     * the output to a whole byte; then, if the source is at a whole byte too, its bytes are copied
+     * as they are, else shifted into place a chunk at a time ({@link #shiftBytes}).
      */
     public void writeBitsOf(java.lang.foreign.MemorySegment src, long from, long n) throws IOException {
-        if (n >= LONG_RUN) {
-            writeLongRun(src, from, n);
-        } else {
-            writeSteps(src, from, n);
+        if (n >= 128) {
+            int head = (8 - (used & 7)) & 7;
+            if (head > 0) {
+                writeBits(BitStrings.read(src, from, head), head);
+                from += head;
+                n -= head;
+            }
+            emit(reservoir, used >>> 3);
+            reservoir = 0;
+            used = 0;
+            long bytes = n >>> 3;
+            if ((from & 7) == 0) {
+                out.write(src, from >>> 3, bytes);
+                flushedBytes += bytes;
+            } else {
+                shiftBytes(src, from, bytes);
+            }
+            from += 8 * bytes;
+            n &= 7;
         }
-    }
-
-    /** {@link #writeBitsOf} through the reservoir, 64 bits per step. */
-    private void writeSteps(java.lang.foreign.MemorySegment src, long from, long n) throws IOException {
         while (n >= 64) {
             writeBits(BitStrings.read64(src, from), 64);
             from += 64;
@@ -140,31 +148,6 @@ public final class BitOutput {
             from += k;
             n -= k;
         }
-    }
-
-    /**
-     * {@link #writeBitsOf} of a long run: the output is first brought to a whole byte; then, if
-     * the source is at a whole byte too, its bytes are copied as they are, else shifted into place
-     * a chunk at a time ({@link #shiftBytes}); the last bits go through the reservoir.
-     */
-    private void writeLongRun(java.lang.foreign.MemorySegment src, long from, long n) throws IOException {
-        int head = (8 - (used & 7)) & 7;
-        if (head > 0) {
-            writeBits(BitStrings.read(src, from, head), head);
-            from += head;
-            n -= head;
-        }
-        emit(reservoir, used >>> 3);
-        reservoir = 0;
-        used = 0;
-        long bytes = n >>> 3;
-        if ((from & 7) == 0) {
-            out.write(src, from >>> 3, bytes);
-            flushedBytes += bytes;
-        } else {
-            shiftBytes(src, from, bytes);
-        }
-        writeSteps(src, from + 8 * bytes, n & 7);
     }
 
     /** Bytes of source shifted per chunk: small enough to go through the file output's buffer. */
