@@ -2,9 +2,6 @@ package dev.everett.segment.bits;
 
 import dev.everett.segment.io.FileOutput;
 import java.io.IOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * Writes a bit string MSB-first into a {@link FileOutput}: the first bit written is bit 7 of the
@@ -111,32 +108,10 @@ public final class BitOutput {
     }
 
     /**
-     * Copies {@code n} bits of a mapped segment starting at bit {@code from} (the native merger
-     * copies whole literals and values this way, some of them kilobytes). A long run first brings
-     * the output to a whole byte; then, if the source is at a whole byte too, its bytes are copied
-     * as they are, else shifted into place a chunk at a time ({@link #shiftBytes}).
+     * Copies {@code n} bits of a mapped segment starting at bit {@code from}: 64 bits per step
+     * (the native merger copies whole literals and values this way, some of them kilobytes).
      */
     public void writeBitsOf(java.lang.foreign.MemorySegment src, long from, long n) throws IOException {
-        if (n >= 128) {
-            int head = (8 - (used & 7)) & 7;
-            if (head > 0) {
-                writeBits(BitStrings.read(src, from, head), head);
-                from += head;
-                n -= head;
-            }
-            emit(reservoir, used >>> 3);
-            reservoir = 0;
-            used = 0;
-            long bytes = n >>> 3;
-            if ((from & 7) == 0) {
-                out.write(src, from >>> 3, bytes);
-                flushedBytes += bytes;
-            } else {
-                shiftBytes(src, from, bytes);
-            }
-            from += 8 * bytes;
-            n &= 7;
-        }
         while (n >= 64) {
             writeBits(BitStrings.read64(src, from), 64);
             from += 64;
@@ -147,40 +122,6 @@ public final class BitOutput {
             writeBits(BitStrings.read(src, from, k), k);
             from += k;
             n -= k;
-        }
-    }
-
-    /** Bytes of source shifted per chunk: small enough to go through the file output's buffer. */
-    private static final int SHIFT_CHUNK = 4096;
-    private static final VarHandle ARRAY_BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    private byte[] shifted;
-
-    /**
-     * Writes {@code bytes} whole bytes made of the bits of {@code src} from bit {@code from}, which
-     * is not at a whole byte; the output is at a whole byte with an empty reservoir. Each chunk of
-     * source bytes is copied into a scratch array as it is, shifted there 64 bits per step, and
-     * handed to the file output, so the per-bit work runs over an array, not through the
-     * reservoir. The source holds the byte after the last one copied (the bits run on into it).
-     */
-    private void shiftBytes(java.lang.foreign.MemorySegment src, long from, long bytes) throws IOException {
-        if (shifted == null) {
-            shifted = new byte[SHIFT_CHUNK + 16];
-        }
-        byte[] b = shifted;
-        int up = (int) (from & 7);
-        int down = 8 - up;
-        long at = from >>> 3;
-        while (bytes > 0) {
-            int chunk = (int) Math.min(bytes, SHIFT_CHUNK);
-            java.lang.foreign.MemorySegment.copy(src, java.lang.foreign.ValueLayout.JAVA_BYTE, at, b, 0, chunk + 1);
-            for (int i = 0; i < chunk; i += 8) {
-                long v = (long) ARRAY_BE64.get(b, i);
-                ARRAY_BE64.set(b, i, (v << up) | ((b[i + 8] & 0xFF) >>> down));
-            }
-            out.write(b, 0, chunk);
-            flushedBytes += chunk;
-            at += chunk;
-            bytes -= chunk;
         }
     }
 
