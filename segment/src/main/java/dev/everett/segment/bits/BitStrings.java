@@ -240,22 +240,42 @@ public final class BitStrings {
         return -1;
     }
 
-    /** Runs at least this many bits long take {@link #longMismatch}; shorter ones the plain steps. */
-    private static final int LONG_RUN = 128;
-
     /**
      * The first position at which {@code n} bits of {@code a} from bit {@code aFrom} differ from
-     * those of {@code b} from bit {@code bFrom}, or -1 if they agree. A short run goes 56 bits per
-     * step; a long one (the native merger compares equal keys of kilobytes) through
-     * {@link #longMismatch}, kept out of line so this stays small enough to inline where short
-     * keys are compared.
+     * those of {@code b} from bit {@code bFrom}, or -1 if they agree. Long runs (the native
+     * merger compares equal keys of kilobytes) go fast: when both start at the same bit of a
+     * byte, whole bytes are compared by the vectorised byte mismatch; otherwise 64 bits per step.
      */
     public static long mismatch(MemorySegment a, long aFrom, MemorySegment b, long bFrom, long n) {
-        return n >= LONG_RUN ? longMismatch(a, aFrom, b, bFrom, n) : mismatchSteps(a, aFrom, b, bFrom, n, 0);
-    }
-
-    /** {@link #mismatch} from bit {@code done} of the run on, 56 bits per step. */
-    private static long mismatchSteps(MemorySegment a, long aFrom, MemorySegment b, long bFrom, long n, long done) {
+        long done = 0;
+        if (n >= 128) {
+            if (((aFrom ^ bFrom) & 7) == 0) {
+                int head = (int) ((8 - (aFrom & 7)) & 7);
+                long x = head == 0 ? 0 : read(a, aFrom, head) ^ read(b, bFrom, head);
+                if (x != 0) {
+                    return Long.numberOfLeadingZeros(x) - (64 - head);
+                }
+                long ai = (aFrom + head) >>> 3;
+                long bi = (bFrom + head) >>> 3;
+                long bytes = (n - head) >>> 3;
+                long m = MemorySegment.mismatch(a, ai, ai + bytes, b, bi, bi + bytes);
+                if (m >= 0) {
+                    int d = (a.get(ValueLayout.JAVA_BYTE, ai + m) ^ b.get(ValueLayout.JAVA_BYTE, bi + m)) & 0xFF;
+                    return head + 8 * m + Integer.numberOfLeadingZeros(d) - 24;
+                }
+                done = head + 8 * bytes;
+            } else {
+                long aLast = a.byteSize() - 9;
+                long bLast = b.byteSize() - 9;
+                while (n - done >= 64 && ((aFrom + done) >>> 3) <= aLast && ((bFrom + done) >>> 3) <= bLast) {
+                    long x = read64(a, aFrom + done) ^ read64(b, bFrom + done);
+                    if (x != 0) {
+                        return done + Long.numberOfLeadingZeros(x);
+                    }
+                    done += 64;
+                }
+            }
+        }
         while (done < n) {
             int k = (int) Math.min(n - done, 56);
             long x = read(a, aFrom + done, k) ^ read(b, bFrom + done, k);
@@ -265,42 +285,6 @@ public final class BitStrings {
             done += k;
         }
         return -1;
-    }
-
-    /**
-     * {@link #mismatch} of a long run: when both start at the same bit of a byte, whole bytes are
-     * compared by the vectorised byte mismatch; otherwise 64 bits per step while both segments
-     * hold the byte after the word read; the rest in plain steps.
-     */
-    private static long longMismatch(MemorySegment a, long aFrom, MemorySegment b, long bFrom, long n) {
-        long done = 0;
-        if (((aFrom ^ bFrom) & 7) == 0) {
-            int head = (int) ((8 - (aFrom & 7)) & 7);
-            long x = head == 0 ? 0 : read(a, aFrom, head) ^ read(b, bFrom, head);
-            if (x != 0) {
-                return Long.numberOfLeadingZeros(x) - (64 - head);
-            }
-            long ai = (aFrom + head) >>> 3;
-            long bi = (bFrom + head) >>> 3;
-            long bytes = (n - head) >>> 3;
-            long m = MemorySegment.mismatch(a, ai, ai + bytes, b, bi, bi + bytes);
-            if (m >= 0) {
-                int d = (a.get(ValueLayout.JAVA_BYTE, ai + m) ^ b.get(ValueLayout.JAVA_BYTE, bi + m)) & 0xFF;
-                return head + 8 * m + Integer.numberOfLeadingZeros(d) - 24;
-            }
-            done = head + 8 * bytes;
-        } else {
-            long aLast = a.byteSize() - 9;
-            long bLast = b.byteSize() - 9;
-            while (n - done >= 64 && ((aFrom + done) >>> 3) <= aLast && ((bFrom + done) >>> 3) <= bLast) {
-                long x = read64(a, aFrom + done) ^ read64(b, bFrom + done);
-                if (x != 0) {
-                    return done + Long.numberOfLeadingZeros(x);
-                }
-                done += 64;
-            }
-        }
-        return mismatchSteps(a, aFrom, b, bFrom, n, done);
     }
 
     /**
