@@ -242,40 +242,10 @@ public final class BitStrings {
 
     /**
      * The first position at which {@code n} bits of {@code a} from bit {@code aFrom} differ from
-     * those of {@code b} from bit {@code bFrom}, or -1 if they agree. Long runs (the native
-     * merger compares equal keys of kilobytes) go fast: when both start at the same bit of a
-     * byte, whole bytes are compared by the vectorised byte mismatch; otherwise 64 bits per step.
+     * those of {@code b} from bit {@code bFrom}, or -1 if they agree; 56 bits per step.
      */
     public static long mismatch(MemorySegment a, long aFrom, MemorySegment b, long bFrom, long n) {
         long done = 0;
-        if (n >= 128) {
-            if (((aFrom ^ bFrom) & 7) == 0) {
-                int head = (int) ((8 - (aFrom & 7)) & 7);
-                long x = head == 0 ? 0 : read(a, aFrom, head) ^ read(b, bFrom, head);
-                if (x != 0) {
-                    return Long.numberOfLeadingZeros(x) - (64 - head);
-                }
-                long ai = (aFrom + head) >>> 3;
-                long bi = (bFrom + head) >>> 3;
-                long bytes = (n - head) >>> 3;
-                long m = MemorySegment.mismatch(a, ai, ai + bytes, b, bi, bi + bytes);
-                if (m >= 0) {
-                    int d = (a.get(ValueLayout.JAVA_BYTE, ai + m) ^ b.get(ValueLayout.JAVA_BYTE, bi + m)) & 0xFF;
-                    return head + 8 * m + Integer.numberOfLeadingZeros(d) - 24;
-                }
-                done = head + 8 * bytes;
-            } else {
-                long aLast = a.byteSize() - 9;
-                long bLast = b.byteSize() - 9;
-                while (n - done >= 64 && ((aFrom + done) >>> 3) <= aLast && ((bFrom + done) >>> 3) <= bLast) {
-                    long x = read64(a, aFrom + done) ^ read64(b, bFrom + done);
-                    if (x != 0) {
-                        return done + Long.numberOfLeadingZeros(x);
-                    }
-                    done += 64;
-                }
-            }
-        }
         while (done < n) {
             int k = (int) Math.min(n - done, 56);
             long x = read(a, aFrom + done, k) ^ read(b, bFrom + done, k);

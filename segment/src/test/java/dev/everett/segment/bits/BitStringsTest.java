@@ -100,28 +100,6 @@ class BitStringsTest {
     }
 
     @Test
-    void segmentMismatchFindsTheFirstDifferenceAtAnyAlignment(Random rnd) {
-        for (int round = 0; round < 3000; round++) {
-            // Runs up to a few thousand bits (both byte phases alike or not), equal up to a chosen
-            // bit, which is then flipped (or none is); the spans may end at their segment's last bit.
-            long n = rnd.nextInt(4) == 0 ? rnd.nextInt(130) : rnd.nextInt(4000);
-            long aFrom = rnd.nextInt(64);
-            long bFrom = rnd.nextBoolean() ? aFrom + 8L * rnd.nextInt(4) : rnd.nextInt(64);
-            byte[] a = random(rnd, BitStrings.bytes(aFrom + n) + (rnd.nextBoolean() ? 0 : rnd.nextInt(12)));
-            byte[] b = random(rnd, BitStrings.bytes(bFrom + n) + (rnd.nextBoolean() ? 0 : rnd.nextInt(12)));
-            for (long i = 0; i < n; i++) {
-                setBit(b, bFrom + i, bit(a, aFrom + i));
-            }
-            long expected = n == 0 || rnd.nextInt(5) == 0 ? -1 : rnd.nextLong(n);
-            if (expected >= 0) {
-                setBit(b, bFrom + expected, 1 - bit(a, aFrom + expected));
-            }
-            assertEquals(expected, BitStrings.mismatch(MemorySegment.ofArray(a), aFrom, MemorySegment.ofArray(b), bFrom, n),
-                    n + " bits from " + aFrom + " and " + bFrom);
-        }
-    }
-
-    @Test
     void shiftingByTheSortCodeRoundTrips(Random rnd) {
         for (int round = 0; round < 500; round++) {
             byte[] key = random(rnd, rnd.nextInt(30));
