@@ -102,33 +102,15 @@ class ManifestFuzzCorpusTest extends FuzzCorpusHarness {
 
     /** The seeds say what they are: every valid one is accepted, every damaged one refused as it should be. */
     @Test
-    void seedsAreWhatTheirNamesSay(@TempDir Path scratch) throws IOException {
+    void seedsAreWhatTheirNamesSay(@TempDir Path scratch) throws Exception {
         Map<String, Map<String, byte[]>> seeds = corpus(scratch);
         Path named = Path.of("seed");
-        for (Map.Entry<String, byte[]> e : seeds.get("segmentMeta").entrySet()) {
-            byte[] d = e.getValue();
+        assertSeedsAsNamed(seeds.get("segmentMeta"), CorruptSegmentException.class, d -> {
             byte[] meta = d[0] == 0 ? ManifestFuzzTest.sealed(Arrays.copyOfRange(d, 1, d.length)) : Arrays.copyOfRange(d, 1, d.length);
-            if (e.getKey().startsWith("valid-")) {
-                SegmentMeta.fromBytes(meta, 0, meta.length, named, 0);
-            } else {
-                assertThrows(CorruptSegmentException.class, () -> SegmentMeta.fromBytes(meta, 0, meta.length, named, 0), e.getKey());
-            }
-        }
-        for (Map.Entry<String, byte[]> e : seeds.get("edit").entrySet()) {
-            byte[] d = e.getValue();
-            if (e.getKey().startsWith("valid-")) {
-                Edit.decode(d, 0, d.length, named, 0);
-            } else {
-                assertThrows(CorruptSegmentException.class, () -> Edit.decode(d, 0, d.length, named, 0), e.getKey());
-            }
-        }
-        for (Map.Entry<String, byte[]> e : seeds.get("current").entrySet()) {
-            if (e.getKey().startsWith("valid-")) {
-                Manifest.readCurrent(named, e.getValue());
-            } else {
-                assertThrows(CorruptManifestException.class, () -> Manifest.readCurrent(named, e.getValue()), e.getKey());
-            }
-        }
+            SegmentMeta.fromBytes(meta, 0, meta.length, named, 0);
+        });
+        assertSeedsAsNamed(seeds.get("edit"), CorruptSegmentException.class, d -> Edit.decode(d, 0, d.length, named, 0));
+        assertSeedsAsNamed(seeds.get("current"), CorruptManifestException.class, d -> Manifest.readCurrent(named, d));
         Map<String, byte[]> m = seeds.get("manifest");
         assertFalse(replay(scratch, m.get("valid-partitioned")).tornTail());
         assertEquals(2, replay(scratch, m.get("valid-partitioned")).levels().levels().size());

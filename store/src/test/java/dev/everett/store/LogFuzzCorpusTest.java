@@ -133,23 +133,12 @@ class LogFuzzCorpusTest extends FuzzCorpusHarness {
         assertEquals(20, torn.droppedBytes());
         assertThrows(CorruptFileException.class, () -> replay(scratch, logs.get("mut-raw-damaged-first-record")));
 
-        for (Map.Entry<String, byte[]> e : seeds.get("batch").entrySet()) {
-            byte[] d = e.getValue();
-            if (e.getKey().startsWith("valid-")) {
-                LogFuzzTest.decode(d, 1, d.length - 1, d[0]);
-            } else {
-                assertThrows(BatchDecoder.Malformed.class, () -> LogFuzzTest.decode(d, 1, d.length - 1, d[0]), e.getKey());
-            }
-        }
-        for (Map.Entry<String, byte[]> e : seeds.get("descriptor").entrySet()) {
+        assertSeedsAsNamed(seeds.get("batch"), BatchDecoder.Malformed.class, d -> LogFuzzTest.decode(d, 1, d.length - 1, d[0]));
+        assertSeedsAsNamed(seeds.get("descriptor"), CorruptFileException.class, d -> {
             Path dir = Files.createTempDirectory(scratch, "r");
-            Files.write(dir.resolve(StoreDescriptor.FILE_NAME), e.getValue());
-            if (e.getKey().startsWith("valid-")) {
-                StoreDescriptor.read(StoreFiles.DEFAULT, dir);
-            } else {
-                assertThrows(CorruptFileException.class, () -> StoreDescriptor.read(StoreFiles.DEFAULT, dir), e.getKey());
-            }
-        }
+            Files.write(dir.resolve(StoreDescriptor.FILE_NAME), d);
+            StoreDescriptor.read(StoreFiles.DEFAULT, dir);
+        });
     }
 
     private static LogReplay.Result replay(Path dir, byte[] seed) throws IOException {

@@ -1,7 +1,5 @@
 package dev.everett.streams;
 
-import static org.junit.jupiter.api.Assertions.assertThrows;
-
 import dev.everett.segment.testing.FuzzCorpusHarness;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -11,7 +9,6 @@ import java.util.Map;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.query.Position;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The seeds of {@link PositionFuzzTest}: positions as the store writes them, and a few damaged
@@ -48,13 +45,7 @@ class PositionFuzzCorpusTest extends FuzzCorpusHarness {
     }
 
     @Test
-    void seedsAreWhatTheirNamesSay(@TempDir Path scratch) {
-        for (Map.Entry<String, byte[]> e : seeds().entrySet()) {
-            if (e.getKey().startsWith("valid-")) {
-                PositionCodec.decode(e.getValue(), PositionFuzzTest.STORE);
-            } else {
-                assertThrows(ProcessorStateException.class, () -> PositionCodec.decode(e.getValue(), PositionFuzzTest.STORE), e.getKey());
-            }
-        }
+    void seedsAreWhatTheirNamesSay() throws Exception {
+        assertSeedsAsNamed(seeds(), ProcessorStateException.class, d -> PositionCodec.decode(d, PositionFuzzTest.STORE));
     }
 }

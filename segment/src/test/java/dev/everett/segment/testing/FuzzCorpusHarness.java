@@ -2,6 +2,7 @@ package dev.everett.segment.testing;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -80,6 +81,26 @@ public abstract class FuzzCorpusHarness {
             assertEquals(target.getValue().keySet().stream().sorted().toList(), committed, "generated seed names in " + dir + regenerate);
             for (Map.Entry<String, byte[]> e : target.getValue().entrySet()) {
                 assertArrayEquals(e.getValue(), Files.readAllBytes(dir.resolve(e.getKey())), e.getKey() + " differs from the generator" + regenerate);
+            }
+        }
+    }
+
+    /** A decoder a seed is given to. */
+    @FunctionalInterface
+    public interface Decoder {
+        void decode(byte[] seed) throws Exception;
+    }
+
+    /**
+     * The seeds are what their names say: every {@code valid-*} one decodes, every other one is
+     * refused with {@code refusal}.
+     */
+    public static void assertSeedsAsNamed(Map<String, byte[]> seeds, Class<? extends Throwable> refusal, Decoder decoder) throws Exception {
+        for (Map.Entry<String, byte[]> e : seeds.entrySet()) {
+            if (e.getKey().startsWith("valid-")) {
+                decoder.decode(e.getValue());
+            } else {
+                assertThrows(refusal, () -> decoder.decode(e.getValue()), e.getKey());
             }
         }
     }
