@@ -13,7 +13,12 @@
 # WRITE_RATE (readwhilewriting's writer, puts/s: 10000), READERS (1), ENGINES
 # ("PARTITIONED WHOLE_RUN ROCKSDB"), JVM_OPTS (-Xmx3g), DIR (the stores' parent: /dev/shm if
 # present), TAG (appended to the raw file names; a tagged run writes under bench/target/runs/),
-# SKIP_BUILD=1 (reuse the jar).
+# SKIP_BUILD=1 (reuse the jar), PIN_CPU (run every engine's JVM under `taskset -c $PIN_CPU`, so
+# that builds or other work on the remaining cores do not share its core).
+# Even repeats run the engines in the reverse order, so that no engine always runs first (on a
+# cold page cache and a cool machine). An engine-repeat that fails is logged with its exit code
+# and the run goes on: the summary then has fewer samples for that engine, and the script exits
+# non-zero at the end.
 # Outputs: docs/benchmarks/raw/store-<keys>-<date>[-TAG].json (every JVM's results) and .log; the
 # summary docs/benchmarks/store.md covers the newest raw file of each key count.
 set -euo pipefail
@@ -45,20 +50,33 @@ forks="bench/target/store-forks/$name"
 rm -rf "$forks"
 mkdir -p "$forks"
 
+pin=()
+if [ -n "${PIN_CPU:-}" ]; then
+  pin=(taskset -c "$PIN_CPU")
+fi
 args=(--keys "$KEYS" --seconds "$MEASURE" --warmup "$WARMUP" --write-rate "$WRITE_RATE" --readers "$READERS")
 if [ -n "${DIR:-}" ]; then
   args+=(--dir "$DIR")
 fi
-command="KEYS=$KEYS REPEATS=$REPEATS MEASURE_SECONDS=$MEASURE WARMUP=$WARMUP WRITE_RATE=$WRITE_RATE READERS=$READERS${TAG:+ TAG=$TAG} bench/run-store.sh"
+command="KEYS=$KEYS REPEATS=$REPEATS MEASURE_SECONDS=$MEASURE WARMUP=$WARMUP WRITE_RATE=$WRITE_RATE READERS=$READERS${PIN_CPU:+ PIN_CPU=$PIN_CPU}${TAG:+ TAG=$TAG} bench/run-store.sh"
 {
-  echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) cores  $(uptime)"
+  echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc --all) cores  $(uptime)"
   echo "# $command"
   for r in $(seq 1 "$REPEATS"); do
-    for engine in $ENGINES; do
-      echo "# repeat $r, $engine: java $JVM_OPTS --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar dev.everett.bench.StoreBench --engine $engine ${args[*]} --out $forks/$engine-$r.json"
+    order=$ENGINES
+    if [ $((r % 2)) = 0 ]; then
+      order=$(printf '%s\n' $ENGINES | tac | tr '\n' ' ')
+    fi
+    for engine in $order; do
+      echo "# repeat $r, $engine: ${pin[*]} java $JVM_OPTS --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar dev.everett.bench.StoreBench --engine $engine ${args[*]} --out $forks/$engine-$r.json"
+      rc=0
       # shellcheck disable=SC2086
-      jdk java $JVM_OPTS --enable-native-access=ALL-UNNAMED -cp "$jar" dev.everett.bench.StoreBench \
-        --engine "$engine" "${args[@]}" --out "$forks/$engine-$r.json"
+      jdk "${pin[@]}" java $JVM_OPTS --enable-native-access=ALL-UNNAMED -cp "$jar" dev.everett.bench.StoreBench \
+        --engine "$engine" "${args[@]}" --out "$forks/$engine-$r.json" || rc=$?
+      if [ "$rc" != 0 ]; then
+        echo "# repeat $r, $engine FAILED with exit code $rc: no sample from it"
+        echo "$engine-$r" >>"$forks/failed"
+      fi
     done
   done
   echo "# finished $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(uptime)"
@@ -75,3 +93,7 @@ for size in 1m 10m; do
 done
 case "$label" in 1m|10m) ;; *) runs+=(--json "$json") ;; esac
 python3 bench/summarize_store.py "${runs[@]}" --out "$summary"
+if [ -s "$forks/failed" ]; then
+  echo "error: engine-repeats failed (see $log): $(tr '\n' ' ' <"$forks/failed")" >&2
+  exit 1
+fi
