@@ -559,13 +559,15 @@ public final class EverettDB implements AutoCloseable {
 
     /**
      * Freezes the active memtable and starts a new one with a new log (leader only). The old log
-     * is forced first, so that only the newest log can ever end in a torn record.
+     * is forced and closed first (closing cuts the room it took ahead, durably), so that only the
+     * newest log can ever end in a torn record or in zeros.
      */
     private void switchMemTable() {
         WriteAheadLog old = log;
         WriteAheadLog next;
         try {
             old.force();
+            old.close();
             next = WriteAheadLog.create(files, dir, nextLogNumber++);
         } catch (IOException e) {
             backgroundFailure = e;
@@ -583,11 +585,6 @@ public final class EverettDB implements AutoCloseable {
             stateChanged.signalAll();
         } finally {
             stateLock.unlock();
-        }
-        try {
-            old.close();
-        } catch (IOException e) {
-            // Everything in it is forced; a failing close loses nothing.
         }
     }
 

@@ -19,8 +19,9 @@ import java.util.zip.CRC32C;
  *
  * A commit group's records go out in one append, then one force if any writer asked for sync.
  * Only the commit leader appends, so the log needs no lock of its own. The group is assembled in
- * a direct buffer, which the channel writes from as it is (a heap buffer would be copied into a
- * temporary direct one on every append).
+ * a direct buffer and copied from there into the file, which on the real file system is a
+ * {@link MappedAppendFile}: an append is a copy into the page cache with no system call, and the
+ * file ends in zeros (room taken ahead) until it is closed.
  */
 final class WriteAheadLog implements Closeable {
 
