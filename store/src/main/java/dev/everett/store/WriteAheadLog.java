@@ -101,8 +101,12 @@ final class WriteAheadLog implements Closeable {
         ensure(RECORD_HEADER_BYTES + payload);
         int start = buffer.position();
         buffer.putInt(payload).putInt(0).putLong(firstSeq).putInt(count).put(data, 0, size);
+        // Checksum the payload in place: limit and position bound it (a slice would be an object per record).
+        int end = buffer.position();
+        buffer.limit(end).position(start + RECORD_HEADER_BYTES);
         crc.reset();
-        crc.update(buffer.slice(start + RECORD_HEADER_BYTES, payload));
+        crc.update(buffer);
+        buffer.limit(buffer.capacity());
         buffer.putInt(start + 4, (int) crc.getValue());
     }
 
