@@ -361,7 +361,7 @@ public final class EverettDB implements AutoCloseable {
         if (batch.count() == 0) {
             return;
         }
-        commit(new PendingWrite(batch, options.sync() && !options.disableWAL(), options.disableWAL(), commitLock.newCondition()));
+        commit(new PendingWrite(batch, options.sync() && !options.disableWAL(), options.disableWAL()));
     }
 
     /**
@@ -378,6 +378,9 @@ public final class EverettDB implements AutoCloseable {
             refuseAfterFailure();
             queue.addLast(w);
             while (!w.done && queue.peekFirst() != w) {
+                if (w.turn == null) {
+                    w.turn = commitLock.newCondition(); // only a writer that waits needs one
+                }
                 w.turn.awaitUninterruptibly();
             }
             if (w.done) {
@@ -413,13 +416,15 @@ public final class EverettDB implements AutoCloseable {
                 queue.pollFirst();
                 p.failure = failure;
                 p.done = true;
-                if (p != w) {
+                if (p != w && p.turn != null) {
                     p.turn.signal();
                 }
             }
             PendingWrite head = queue.peekFirst();
             if (head != null) {
-                head.turn.signal();
+                if (head.turn != null) {
+                    head.turn.signal();
+                }
             } else {
                 idle.signalAll();
             }
@@ -559,13 +564,15 @@ public final class EverettDB implements AutoCloseable {
 
     /**
      * Freezes the active memtable and starts a new one with a new log (leader only). The old log
-     * is forced first, so that only the newest log can ever end in a torn record.
+     * is forced and closed first (closing cuts the room it took ahead, durably), so that only the
+     * newest log can ever end in a torn record or in zeros.
      */
     private void switchMemTable() {
         WriteAheadLog old = log;
         WriteAheadLog next;
         try {
             old.force();
+            old.close();
             next = WriteAheadLog.create(files, dir, nextLogNumber++);
         } catch (IOException e) {
             backgroundFailure = e;
@@ -583,11 +590,6 @@ public final class EverettDB implements AutoCloseable {
             stateChanged.signalAll();
         } finally {
             stateLock.unlock();
-        }
-        try {
-            old.close();
-        } catch (IOException e) {
-            // Everything in it is forced; a failing close loses nothing.
         }
     }
 
@@ -624,16 +626,16 @@ public final class EverettDB implements AutoCloseable {
         final WriteBatch batch;
         final boolean sync;
         final boolean disableWAL;
-        final Condition turn;
+        /** What the writer waits on for its turn or its group's commit; made (under the commit lock) only if it waits. */
+        Condition turn;
         long firstSeq;
         boolean done;
         RuntimeException failure;
 
-        PendingWrite(WriteBatch batch, boolean sync, boolean disableWAL, Condition turn) {
+        PendingWrite(WriteBatch batch, boolean sync, boolean disableWAL) {
             this.batch = batch;
             this.sync = sync;
             this.disableWAL = disableWAL;
-            this.turn = turn;
         }
 
         void rethrow() {
@@ -897,7 +899,7 @@ public final class EverettDB implements AutoCloseable {
      */
     public void flush() {
         checkOpen();
-        commit(new PendingWrite(null, false, false, commitLock.newCondition()));
+        commit(new PendingWrite(null, false, false));
         long target;
         stateLock.lock();
         try {

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  */
 interface StoreFiles {
 
-    /** An append-only file. */
+    /** An append-only file (on the real file system a {@link MappedAppendFile}). */
     interface AppendFile extends Closeable {
         /** Appends all remaining bytes of {@code buffer}. */
         void append(ByteBuffer buffer) throws IOException;
@@ -29,6 +29,13 @@ interface StoreFiles {
         void force() throws IOException;
 
         long size() throws IOException;
+
+        /**
+         * Closes the file, which then holds exactly the bytes appended (room the file took ahead
+         * is cut off, durably). Closing twice does nothing.
+         */
+        @Override
+        void close() throws IOException;
     }
 
     /** Creates {@code file} (it must not exist) for appending, and forces its directory entry. */
@@ -53,31 +60,15 @@ interface StoreFiles {
     StoreFiles DEFAULT = new StoreFiles() {
         @Override
         public AppendFile create(Path file) throws IOException {
-            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-            forceDirectory(file.toAbsolutePath().getParent());
-            return new AppendFile() {
-                @Override
-                public void append(ByteBuffer buffer) throws IOException {
-                    while (buffer.hasRemaining()) {
-                        ch.write(buffer);
-                    }
-                }
-
-                @Override
-                public void force() throws IOException {
-                    ch.force(false);
-                }
-
-                @Override
-                public long size() throws IOException {
-                    return ch.size();
-                }
-
-                @Override
-                public void close() throws IOException {
-                    ch.close();
-                }
-            };
+            // Read as well as write: a mapping that is written needs both.
+            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            try {
+                forceDirectory(file.toAbsolutePath().getParent());
+            } catch (IOException e) {
+                ch.close();
+                throw e;
+            }
+            return new MappedAppendFile(ch);
         }
 
         @Override

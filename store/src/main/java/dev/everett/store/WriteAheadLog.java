@@ -19,8 +19,9 @@ import java.util.zip.CRC32C;
  *
  * A commit group's records go out in one append, then one force if any writer asked for sync.
  * Only the commit leader appends, so the log needs no lock of its own. The group is assembled in
- * a direct buffer, which the channel writes from as it is (a heap buffer would be copied into a
- * temporary direct one on every append).
+ * a direct buffer and copied from there into the file, which on the real file system is a
+ * {@link MappedAppendFile}: an append is a copy into the page cache with no system call, and the
+ * file ends in zeros (room taken ahead) until it is closed.
  */
 final class WriteAheadLog implements Closeable {
 
@@ -100,8 +101,12 @@ final class WriteAheadLog implements Closeable {
         ensure(RECORD_HEADER_BYTES + payload);
         int start = buffer.position();
         buffer.putInt(payload).putInt(0).putLong(firstSeq).putInt(count).put(data, 0, size);
+        // Checksum the payload in place: limit and position bound it (a slice would be an object per record).
+        int end = buffer.position();
+        buffer.limit(end).position(start + RECORD_HEADER_BYTES);
         crc.reset();
-        crc.update(buffer.slice(start + RECORD_HEADER_BYTES, payload));
+        crc.update(buffer);
+        buffer.limit(buffer.capacity());
         buffer.putInt(start + 4, (int) crc.getValue());
     }
 

@@ -113,6 +113,127 @@ class ConcurrencyTest {
         }
     }
 
+    /**
+     * Writers queued behind a leader whose log force is slow commit as groups: each returns only
+     * once its write is forced (the force that covers it has run), none waits forever, and after
+     * a reopen every write is there. The first force blocks until every other writer has queued.
+     */
+    @org.junit.jupiter.api.Test
+    void syncWritersQueuedBehindASlowForceCommitInGroups() throws Exception {
+        int writers = 6;
+        int each = 50;
+        java.util.concurrent.CountDownLatch queued = new java.util.concurrent.CountDownLatch(writers - 1);
+        AtomicBoolean blocked = new AtomicBoolean();
+        java.util.concurrent.atomic.AtomicLong forcedBytes = new java.util.concurrent.atomic.AtomicLong();
+        StoreFiles slow = new StoreFiles() {
+            @Override
+            public AppendFile create(Path file) throws java.io.IOException {
+                AppendFile real = StoreFiles.DEFAULT.create(file);
+                return new AppendFile() {
+                    @Override
+                    public void append(ByteBuffer buffer) throws java.io.IOException {
+                        real.append(buffer);
+                    }
+
+                    @Override
+                    public void force() throws java.io.IOException {
+                        if (real.size() > WriteAheadLog.HEADER_BYTES && blocked.compareAndSet(false, true)) { // the first write's
+                            try {
+                                queued.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                                Thread.sleep(50); // the others are in the queue by now
+                            } catch (InterruptedException e) {
+                                throw new java.io.InterruptedIOException();
+                            }
+                        }
+                        real.force();
+                        forcedBytes.set(real.size());
+                    }
+
+                    @Override
+                    public long size() throws java.io.IOException {
+                        return real.size();
+                    }
+
+                    @Override
+                    public void close() throws java.io.IOException {
+                        real.close();
+                    }
+                };
+            }
+
+            @Override
+            public byte[] readAll(Path file) throws java.io.IOException {
+                return StoreFiles.DEFAULT.readAll(file);
+            }
+
+            @Override
+            public void truncate(Path file, long length) throws java.io.IOException {
+                StoreFiles.DEFAULT.truncate(file, length);
+            }
+
+            @Override
+            public void delete(Path file) throws java.io.IOException {
+                StoreFiles.DEFAULT.delete(file);
+            }
+
+            @Override
+            public boolean exists(Path file) {
+                return StoreFiles.DEFAULT.exists(file);
+            }
+
+            @Override
+            public List<Path> list(Path d) throws java.io.IOException {
+                return StoreFiles.DEFAULT.list(d);
+            }
+
+            @Override
+            public void writeAtomically(Path file, byte[] content) throws java.io.IOException {
+                StoreFiles.DEFAULT.writeAtomically(file, content);
+            }
+        };
+        Path path = dir.resolve("group");
+        WriteOptions sync = new WriteOptions().setSync(true);
+        try (EverettDB db = EverettDB.open(path, new DBOptions().setStoreFiles(slow))) {
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            List<Thread> threads = new ArrayList<>();
+            for (int t = 0; t < writers; t++) {
+                int id = t;
+                threads.add(Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < each; i++) {
+                            if (i == 0 && id > 0) {
+                                queued.countDown();
+                            }
+                            long before = forcedBytes.get();
+                            db.put(sync, key(id, i), intBytes(i));
+                            assertTrue(forcedBytes.get() > before, "a sync write returned before a force covered it");
+                        }
+                    } catch (Throwable e) {
+                        failure.compareAndSet(null, e);
+                    }
+                }));
+            }
+            for (Thread t : threads) {
+                t.join(30_000);
+                assertTrue(!t.isAlive(), "a writer is still waiting");
+            }
+            if (failure.get() != null) {
+                throw new AssertionError(failure.get());
+            }
+            long groups = db.stats().commitGroups.sum();
+            assertEquals((long) writers * each, db.stats().writes.sum());
+            assertTrue(groups < (long) writers * each, "writers queued behind the slow force were committed in groups: " + groups);
+            assertEquals(groups, db.stats().walSyncs.sum(), "one force per group");
+        }
+        try (EverettDB db = EverettDB.open(path)) {
+            for (int t = 0; t < writers; t++) {
+                for (int i = 0; i < each; i++) {
+                    assertArrayEquals(intBytes(i), db.get(key(t, i)));
+                }
+            }
+        }
+    }
+
     /** Checks one snapshot's view; returns each writer's count. */
     private static int[] checkConsistent(EverettDB db, Snapshot s) {
         ReadOptions ro = new ReadOptions().setSnapshot(s);
