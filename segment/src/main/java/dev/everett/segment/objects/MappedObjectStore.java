@@ -236,6 +236,7 @@ public final class MappedObjectStore implements ObjectStore {
 
         @Override
         public RunCursors runCursors(int runs, KeyRange range) {
+            live();
             return new ChainRunCursors(cascade, runs, range);
         }
 
