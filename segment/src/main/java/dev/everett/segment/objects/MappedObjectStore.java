@@ -275,6 +275,13 @@ public final class MappedObjectStore implements ObjectStore {
             return new ReaderHandle(objects, this, bottom.nativeId, bottom.nativeReader);
         }
 
+        /** As a chain's, on the route this segment keeps (no walk down the cascade to find it). */
+        @Override
+        public RunCursors runCursors(int runs, KeyRange range) {
+            live();
+            return new ChainRunCursors(cascade, path, runs, range);
+        }
+
         @Override
         public SeekCursor cursor(KeyRange range) {
             Objects.requireNonNull(range, "range");
