@@ -44,9 +44,14 @@ public interface Chain extends AutoCloseable {
      * Cursors over the natives of the bottom {@code runs} catalogs of the chain's main route
      * (say, the runs of a whole-run tree below the routing catalogs {@code prepareHead} adds),
      * newest first, positioned together by one cascade descent per seek ({@link RunCursors}).
+     * Whether this handle and its store are open is checked here, once: the cursors do not ask
+     * again at each call (a step makes several), so the caller keeps the handle open while it uses
+     * them; should the store close meanwhile, their reads of its unmapped files throw
+     * {@link IllegalStateException}.
      *
      * @throws IllegalArgumentException if {@code runs} is less than 1 or more than the catalogs
      *                                  of the main route
+     * @throws IllegalStateException    if this handle or its store is closed
      */
     RunCursors runCursors(int runs, KeyRange range);
 

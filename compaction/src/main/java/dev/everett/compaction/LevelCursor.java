@@ -1,6 +1,7 @@
 package dev.everett.compaction;
 
 import dev.everett.api.KeyRange;
+import dev.everett.api.RunCursors;
 import dev.everett.api.SeekCursor;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -10,10 +11,20 @@ import java.util.List;
  * A seek cursor over one partitioned level: key-disjoint segments in key order, read as one run.
  * A seek finds the one segment that may hold the target by key range and opens a cursor on it
  * only; moving past a segment's end opens the next.
+ *
+ * <p>Each segment is read through its chain's run cursor ({@link dev.everett.api.Chain#runCursors}
+ * of its one run), as a whole-run version reads its runs: a bare segment cursor, not the
+ * {@link dev.everett.api.IndexedSegment#cursor} handle that checks, at each of the several calls
+ * a step makes, that the segment and its store are still open. The version this cursor reads
+ * holds its segments open until the cursor is closed, so that check is made once, when a
+ * segment's cursor is opened (a store closed meanwhile closes the mappings, which then refuse
+ * every read).
  */
 final class LevelCursor implements SeekCursor {
     private final List<SegmentHandle> segments;
     private final KeyRange range;
+    /** The open segment's run cursors (one run) and that run's cursor, or null. */
+    private RunCursors runs;
     private SeekCursor cursor;
     private int at = -1;
 
@@ -24,10 +35,9 @@ final class LevelCursor implements SeekCursor {
 
     private void open(int i) {
         if (at != i) {
-            if (cursor != null) {
-                cursor.close();
-            }
-            cursor = segments.get(i).segment().cursor(range);
+            invalidate();
+            runs = segments.get(i).segment().runCursors(1, range);
+            cursor = runs.run(0);
             at = i;
         }
     }
@@ -82,12 +92,15 @@ final class LevelCursor implements SeekCursor {
         }
     }
 
+    /** Closes the open segment's cursor, if any: nothing is open and the cursor is not valid. */
     private void invalidate() {
-        if (cursor != null) {
-            cursor.close();
-            cursor = null;
-        }
         at = -1;
+        if (runs != null) {
+            RunCursors r = runs;
+            runs = null;
+            cursor = null;
+            r.close();
+        }
     }
 
     @Override

@@ -25,12 +25,13 @@ public final class ChainRunCursors implements RunCursors {
     private final long[] bounds;
 
     public ChainRunCursors(Cascade cascade, int runs, KeyRange range) {
+        this(cascade, mainRoute(cascade), runs, range);
+    }
+
+    /** {@code path}: the catalogs of the cascade's main route, head first (a segment keeps its own). */
+    public ChainRunCursors(Cascade cascade, List<Catalog> path, int runs, KeyRange range) {
         this.cascade = cascade;
         this.range = Objects.requireNonNull(range, "range");
-        List<Catalog> path = new ArrayList<>();
-        for (Catalog c = cascade.head(); c != null; c = c.main) {
-            path.add(c);
-        }
         if (runs < 1 || runs > path.size()) {
             throw new IllegalArgumentException("runs must be between 1 and the chain's " + path.size() + " catalogs, got " + runs);
         }
@@ -42,6 +43,14 @@ public final class ChainRunCursors implements RunCursors {
             Catalog c = path.get(top + i);
             cursors[i] = new SegmentSeekCursor(cascade, keys, top + i, c.nativeReader, range);
         }
+    }
+
+    private static List<Catalog> mainRoute(Cascade cascade) {
+        List<Catalog> path = new ArrayList<>();
+        for (Catalog c = cascade.head(); c != null; c = c.main) {
+            path.add(c);
+        }
+        return path;
     }
 
     @Override

@@ -236,6 +236,7 @@ public final class MappedObjectStore implements ObjectStore {
 
         @Override
         public RunCursors runCursors(int runs, KeyRange range) {
+            live();
             return new ChainRunCursors(cascade, runs, range);
         }
 
@@ -272,6 +273,13 @@ public final class MappedObjectStore implements ObjectStore {
         public SegmentReader natives() {
             live();
             return new ReaderHandle(objects, this, bottom.nativeId, bottom.nativeReader);
+        }
+
+        /** As a chain's, on the route this segment keeps (no walk down the cascade to find it). */
+        @Override
+        public RunCursors runCursors(int runs, KeyRange range) {
+            live();
+            return new ChainRunCursors(cascade, path, runs, range);
         }
 
         @Override

@@ -78,6 +78,8 @@ class LifecycleTest extends StoreTestBase {
         assertDead(id.hex(), seg::cursor);
         assertDead(id.hex(), seek::seekToFirst);
         assertDead(id.hex(), seek::valid);
+        assertDead(id.hex(), () -> seg.runCursors(1, KeyRange.all()));
+        assertDead("chain with head " + head, () -> chain.runCursors(1, KeyRange.all()));
         assertDead(id.hex(), reader::recordCount);
         assertDead(id.hex(), reader::cursor);
         assertDead(id.hex(), () -> reader.recordAt(0));
@@ -103,6 +105,7 @@ class LifecycleTest extends StoreTestBase {
             seg.close(); // idempotent
             assertDead("is closed", () -> seg.get(key("k", 1)));
             assertDead("is closed", c::seekToFirst);
+            assertDead("is closed", () -> seg.runCursors(1, KeyRange.all()));
             assertTrue(other.get(key("k", 1)).found());
             other.close();
             assertDead("is closed", () -> other.get(key("k", 1)));
