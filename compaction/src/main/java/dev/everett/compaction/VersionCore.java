@@ -1,5 +1,6 @@
 package dev.everett.compaction;
 
+import dev.everett.api.IndexedSegment;
 import dev.everett.api.KeyRange;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
@@ -22,6 +23,13 @@ final class VersionCore {
     /** Open handles by level, in each level's order. */
     private final List<List<SegmentHandle>> handles;
     private final WholeRunChain chain;
+    /**
+     * What a point lookup reads, resolved once here rather than on every {@link #get}: level 0
+     * (newest first, ranges that may overlap; null when empty) and each non-empty level below
+     * it (key-disjoint), top first.
+     */
+    private final KeyRanges overlapping;
+    private final KeyRanges[] disjoint;
     /** Guarded by the tree's lock. */
     int references;
 
@@ -29,6 +37,73 @@ final class VersionCore {
         this.levels = levels;
         this.handles = handles;
         this.chain = chain;
+        this.overlapping = handles.isEmpty() || handles.get(0).isEmpty() ? null : new KeyRanges(handles.get(0));
+        List<KeyRanges> below = new ArrayList<>();
+        for (List<SegmentHandle> level : handles.subList(Math.min(1, handles.size()), handles.size())) {
+            if (!level.isEmpty()) {
+                below.add(new KeyRanges(level));
+            }
+        }
+        this.disjoint = below.toArray(KeyRanges[]::new);
+    }
+
+    /**
+     * The segments of one level with their key ranges, in the level's order, as arrays: a lookup
+     * compares the query with the keys straight, without a list, a handle and its metadata in
+     * between. The segment readers check on every call that they are still open, as they did
+     * when reached through their handles.
+     */
+    private static final class KeyRanges {
+        final byte[][] smallest;
+        final byte[][] largest;
+        final IndexedSegment[] segments;
+
+        KeyRanges(List<SegmentHandle> level) {
+            int n = level.size();
+            smallest = new byte[n][];
+            largest = new byte[n][];
+            segments = new IndexedSegment[n];
+            for (int i = 0; i < n; i++) {
+                SegmentHandle h = level.get(i);
+                smallest[i] = h.meta().smallestKeyView();
+                largest[i] = h.meta().largestKeyView();
+                segments[i] = h.segment();
+            }
+        }
+
+        /**
+         * Level 0 (ranges may overlap, newest first): the first answer that is not ABSENT from
+         * a segment whose range holds {@code key}.
+         */
+        Lookup getOverlapping(byte[] key) {
+            for (int i = 0; i < segments.length; i++) {
+                if (Arrays.compareUnsigned(key, smallest[i]) >= 0 && Arrays.compareUnsigned(key, largest[i]) <= 0) {
+                    Lookup r = segments[i].get(key);
+                    if (r.status() != Lookup.Status.ABSENT) {
+                        return r;
+                    }
+                }
+            }
+            return Lookup.absent();
+        }
+
+        /** A key-disjoint level: the answer of the one segment whose range may hold {@code key}. */
+        Lookup getDisjoint(byte[] key) {
+            int lo = 0;
+            int hi = largest.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (Arrays.compareUnsigned(largest[mid], key) < 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            if (lo == largest.length || Arrays.compareUnsigned(smallest[lo], key) > 0) {
+                return Lookup.absent();
+            }
+            return segments[lo].get(key);
+        }
     }
 
     /**
@@ -94,43 +169,19 @@ final class VersionCore {
         if (chain != null) {
             return chain.get(key);
         }
-        List<SegmentHandle> l0 = handles.isEmpty() ? List.of() : handles.get(0);
-        for (SegmentHandle h : l0) {
-            if (h.meta().mayContain(key)) {
-                Lookup r = h.segment().get(key);
-                if (r.status() != Lookup.Status.ABSENT) {
-                    return r;
-                }
+        if (overlapping != null) {
+            Lookup r = overlapping.getOverlapping(key);
+            if (r.status() != Lookup.Status.ABSENT) {
+                return r;
             }
         }
-        for (int n = 1; n < handles.size(); n++) {
-            SegmentHandle h = candidate(handles.get(n), key);
-            if (h != null) {
-                Lookup r = h.segment().get(key);
-                if (r.status() != Lookup.Status.ABSENT) {
-                    return r;
-                }
+        for (KeyRanges level : disjoint) {
+            Lookup r = level.getDisjoint(key);
+            if (r.status() != Lookup.Status.ABSENT) {
+                return r;
             }
         }
         return Lookup.absent();
-    }
-
-    /** The one segment of a key-disjoint level whose range may hold {@code key}, or null. */
-    private static SegmentHandle candidate(List<SegmentHandle> level, byte[] key) {
-        int lo = 0;
-        int hi = level.size();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (Arrays.compareUnsigned(level.get(mid).meta().largestKeyView(), key) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        if (lo == level.size() || Arrays.compareUnsigned(level.get(lo).meta().smallestKeyView(), key) > 0) {
-            return null;
-        }
-        return level.get(lo);
     }
 
     /**

@@ -206,6 +206,18 @@ final class QueryContext {
         length = units;
     }
 
+    /**
+     * Becomes the context of a boundary key of {@code units} units that shares {@code common}
+     * bits with Q and orders {@code order} against it, as the caller found from what it knows of
+     * the key: the same state {@link #boundary(byte[], int, long)} gives from the key's bytes.
+     */
+    void boundary(long common, int order, long units) {
+        this.common = common;
+        this.order = order;
+        lengthKnown = true;
+        length = units;
+    }
+
     /** Orders {@code units} units of {@code key} from byte {@code from} against Q (as {@link #boundary}). */
     int compareWith(byte[] key, int from, long units) {
         return BitStrings.compare(key, from, this.units.bits(units), query, queryBits);

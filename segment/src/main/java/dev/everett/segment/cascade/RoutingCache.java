@@ -161,6 +161,8 @@ final class RoutingCache {
          */
         private final long[] summary;
         static final int STRIDE = 16;
+        /** Byte units: the length every sample has, if they all have one (fixed-size keys); else -1. */
+        private final int sameLength;
 
         private Samples(byte[] keys, int[] starts, int[] bitLengths) {
             this.keys = keys;
@@ -178,6 +180,13 @@ final class RoutingCache {
             for (int b = 0; b < summary.length; b++) {
                 summary[b] = words[b * STRIDE];
             }
+            int same = bitLengths == null ? starts[1] - starts[0] : -1;
+            for (int i = 1; i < n && same >= 0; i++) {
+                if (starts[i + 1] - starts[i] != same) {
+                    same = -1;
+                }
+            }
+            this.sameLength = same;
         }
 
         /** The first sample whose word is ≥ {@code x} (unsigned), or {@code words.length}; with {@code strict}, > x. */
@@ -269,11 +278,13 @@ final class RoutingCache {
             byte[] q = ctx.query;
             int qBytes = BitStrings.bytes(ctx.queryBits);
             int p = shared;
-            if (qBytes >= p && Arrays.equals(k, 0, p, q, 0, p)) {
+            boolean sharesPrefix = qBytes >= p && Arrays.equals(k, 0, p, q, 0, p);
+            long qw = 0;
+            if (sharesPrefix) {
                 // Q starts with the shared prefix too: samples whose word is below Q's precede
                 // Q, those whose word is above follow it, and only those with an equal word (a
                 // run, usually empty) need their keys compared.
-                long qw = word(q, p, qBytes);
+                qw = word(q, p, qBytes);
                 lo = firstWord(qw, false);
                 hi = lo < words.length && words[lo] == qw ? firstWord(qw, true) : lo;
             }
@@ -286,10 +297,45 @@ final class RoutingCache {
                 }
             }
             int i = lo - 1;
-            if (i >= 0) {
+            if (i >= 0 && !(sharesPrefix && boundaryFromWord(ctx, i, qw, qBytes))) {
                 ctx.boundary(k, s[i], units(i));
             }
             return i;
+        }
+
+        /**
+         * Byte units, Q sharing the prefix (its word {@code qw}, its length {@code qBytes}): makes
+         * sample i Q's boundary from the two words alone when they decide it, that is when they
+         * differ or either key ends within them, so that the key itself (and, with fixed-size
+         * keys, its start) is not read; false, having done nothing, when they do not. The result
+         * is what {@link QueryContext#boundary(byte[], int, long)} gives from the key: bits in
+         * common, order (a proper prefix first) and length.
+         */
+        private boolean boundaryFromWord(QueryContext ctx, int i, long qw, int qBytes) {
+            if (bitLengths != null) {
+                return false;
+            }
+            int length = sameLength >= 0 ? sameLength : starts[i + 1] - starts[i];
+            long keyRest = 8L * (length - shared);
+            long queryRest = 8L * (qBytes - shared);
+            long limit = Math.min(keyRest, queryRest);
+            long w = words[i];
+            long d = w ^ qw;
+            if (d == 0 && limit > Long.SIZE) {
+                return false; // the words agree and both keys go on past them
+            }
+            // Past a key's end its word holds zeros, so bits beyond the shorter key decide nothing.
+            long c = Math.min(Long.numberOfLeadingZeros(d), limit);
+            int order;
+            if (c == keyRest) {
+                order = c == queryRest ? 0 : -1;
+            } else if (c == queryRest) {
+                order = 1;
+            } else {
+                order = (w << c) < 0 ? 1 : -1; // the sample's bit where they first differ
+            }
+            ctx.boundary(8L * shared + c, order, length);
+            return true;
         }
 
         int size() {

@@ -61,6 +61,11 @@ class RoutingCacheTest {
             long k = new long[] {3, 7, 15}[rnd.nextInt(3)];
             Policy policy = profile.withRandomBackspace(profile.base(), rnd).withGroupSize(k).withBlockWidth(1 + rnd.nextInt(16));
             List<Rec> model = new RecordGen(rnd).records(200 + rnd.nextInt(3000), RecordGen.Values.variable(policy.grammar()));
+            if (round % 3 == 2) {
+                // Every key one size, as a store's usually are: the samples' words then decide a
+                // boundary without their keys (which hold up to 8 bytes past the prefix or more).
+                model = sameLength(model, rnd);
+            }
             // Every other round, every key behind one shared prefix (0 to 20 bytes, its last byte
             // 0x00, 0xFF or random): the decoded samples then compare the words after it first.
             byte[] prefix = new byte[round % 2 == 0 ? 0 : rnd.nextInt(21)];
@@ -111,6 +116,7 @@ class RoutingCacheTest {
                 }
                 List<byte[]> probes = SegmentCursorTest.probes(rnd, model, 1, 100);
                 probes.addAll(aroundPrefix(prefix));
+                assertEntersAtTheSample(tag, cascades.get(2), probes);
                 for (byte[] q : probes) {
                     int i = SegmentCursorTest.lowerBound(model, q);
                     boolean hit = i < model.size() && Arrays.equals(model.get(i).key(), q);
@@ -128,6 +134,80 @@ class RoutingCacheTest {
                 }
             }
         }
+    }
+
+    /**
+     * Entering the deepest decoded catalog gives, for every probe Q, the last sample ≤ Q and the
+     * very context {@link QueryContext#boundary(byte[], int, long)} makes from that sample's key
+     * (the entry may decide it from the samples' words alone), read here straight from the route.
+     */
+    private static void assertEntersAtTheSample(String tag, Cascade cascade, List<byte[]> probes) {
+        RoutingCache r = cascade.routing();
+        int level = r.jumpLevel(Cascade.ALL_HOLDERS);
+        Catalog c = r.catalog(level);
+        FcStream route = c.index.route(IndexReader.MAIN).stream();
+        List<byte[]> samples = new ArrayList<>();
+        List<Long> units = new ArrayList<>();
+        KeyWalker w = route.keys();
+        while (w.next()) {
+            samples.add(Arrays.copyOf(w.keyBuffer(), route.framing().units().arrayBytes(w.keyUnits())));
+            units.add(w.keyUnits());
+        }
+        Catalog head = cascade.head();
+        for (byte[] q : probes) {
+            String what = tag + " entering level " + level + " with key " + HexFormat.of().formatHex(q);
+            QueryContext got = new QueryContext(head.index.corruption(), head.nativeReader.framing().units(), head.nativeReader.keyForm());
+            QueryContext want = new QueryContext(head.index.corruption(), head.nativeReader.framing().units(), head.nativeReader.keyForm());
+            got.start(q, q.length);
+            want.start(q, q.length);
+            long i = r.enter(level, got);
+            int lo = 0;
+            int hi = samples.size();
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (want.compareWith(samples.get(mid), 0, units.get(mid)) <= 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            assertEquals(lo - 1, i, what + ": the last sample ≤ Q");
+            if (i >= 0) {
+                want.boundary(samples.get((int) i), 0, units.get((int) i));
+                assertEquals(want.common, got.common, what + ": bits in common");
+                assertEquals(want.order, got.order, what + ": order");
+                assertEquals(want.lengthKnown, got.lengthKnown, what + ": length known");
+                assertEquals(want.length, got.length, what + ": length");
+            }
+        }
+    }
+
+    /**
+     * The records of {@code model} (their values, in order) under keys of one length, 3 to 12
+     * bytes: a counter with gaps (where lookups miss) or random keys.
+     */
+    private static List<Rec> sameLength(List<Rec> model, Random rnd) {
+        int length = 3 + rnd.nextInt(10);
+        java.util.TreeSet<byte[]> keys = new java.util.TreeSet<>(Arrays::compareUnsigned);
+        boolean counter = rnd.nextBoolean();
+        long step = 1 + rnd.nextInt(3);
+        for (long i = 0; keys.size() < model.size(); i++) {
+            byte[] k = new byte[length];
+            if (counter) {
+                long v = i * step;
+                for (int b = 0; b < Math.min(8, length); b++) {
+                    k[length - 1 - b] = (byte) (v >>> (8 * b));
+                }
+            } else {
+                rnd.nextBytes(k);
+            }
+            keys.add(k);
+        }
+        List<Rec> out = new ArrayList<>();
+        for (byte[] k : keys) {
+            out.add(new Rec(k, model.get(out.size()).value()));
+        }
+        return out;
     }
 
     private static List<Rec> prefixed(byte[] prefix, List<Rec> model) {
