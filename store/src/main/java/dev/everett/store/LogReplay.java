@@ -39,13 +39,13 @@ final class LogReplay {
         byte[] b = files.readAll(file);
         ByteBuffer in = ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
         long number = WriteAheadLog.numberOf(file);
-        if (b.length < WriteAheadLog.HEADER_BYTES) {
-            // A crash while the header was being written: nothing was ever logged here.
-            byte[] expected = header(number);
-            if (!Arrays.equals(b, 0, b.length, expected, 0, b.length) && !allZero(b, 0)) {
-                throw new CorruptFileException(file, 0, "log header is " + b.length + " bytes and not a prefix of its expected header");
-            }
+        if (neverLogged(b, header(number))) {
+            // A crash while the header was being written (or, through a mapping, after the file
+            // grew by its zeros and before the header was copied in): nothing was ever logged here.
             return new Result(file, 0, prevSeq, 0, b.length);
+        }
+        if (b.length < WriteAheadLog.HEADER_BYTES) {
+            throw new CorruptFileException(file, 0, "log header is " + b.length + " bytes and not a prefix of its expected header");
         }
         if (!Arrays.equals(b, 0, 8, WriteAheadLog.MAGIC, 0, 8)) {
             throw new CorruptFileException(file, 0, "log magic is not EVWAL001");
@@ -121,6 +121,15 @@ final class LogReplay {
         ByteBuffer h = ByteBuffer.allocate(WriteAheadLog.HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         h.put(WriteAheadLog.MAGIC).putLong(number);
         return h.array();
+    }
+
+    /** Whether {@code b} is an incomplete header (a prefix of {@code expected}) followed by zeros only. */
+    private static boolean neverLogged(byte[] b, byte[] expected) {
+        int written = Arrays.mismatch(b, 0, Math.min(b.length, expected.length), expected, 0, Math.min(b.length, expected.length));
+        if (written < 0) {
+            written = Math.min(b.length, expected.length);
+        }
+        return written < expected.length && allZero(b, written);
     }
 
     private static boolean allZero(byte[] b, int from) {
