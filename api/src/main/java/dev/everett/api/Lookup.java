@@ -35,17 +35,6 @@ public record Lookup(Status status, MemorySegment value) {
 
     /** A copy of the value, or null unless {@link Status#VALUE}. */
     public byte[] valueBytes() {
-        if (status != Status.VALUE) {
-            return null;
-        }
-        // One copy into the array, not MemorySegment.toArray: that one also wraps the new array
-        // in a heap segment and names the array class (a reflective lookup) on every call.
-        long n = value.byteSize();
-        if (n > Integer.MAX_VALUE) {
-            throw new IllegalStateException("a value of " + n + " bytes does not fit a byte array");
-        }
-        byte[] out = new byte[(int) n];
-        MemorySegment.copy(value, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, out, 0, out.length);
-        return out;
+        return status == Status.VALUE ? SegmentBytes.copy(value) : null;
     }
 }

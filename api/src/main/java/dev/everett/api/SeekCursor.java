@@ -1,7 +1,6 @@
 package dev.everett.api;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * A bidirectional cursor over an indexed segment, with RocksDB's iterator contract: position it
@@ -41,7 +40,7 @@ public interface SeekCursor extends AutoCloseable {
     MemorySegment keyBuffer();
 
     default byte[] keyBytes() {
-        return keyBuffer().asSlice(0, keyLength()).toArray(ValueLayout.JAVA_BYTE);
+        return SegmentBytes.copy(keyBuffer(), keyLength());
     }
 
     boolean isTombstone();
@@ -51,7 +50,7 @@ public interface SeekCursor extends AutoCloseable {
 
     /** A copy of the value, or null for a tombstone. */
     default byte[] valueBytes() {
-        return isTombstone() ? null : value().toArray(ValueLayout.JAVA_BYTE);
+        return isTombstone() ? null : SegmentBytes.copy(value());
     }
 
     @Override

@@ -57,12 +57,12 @@ public interface SegmentCursor extends AutoCloseable {
 
     /** A copy of the current key. */
     default byte[] keyBytes() {
-        return keyBuffer().asSlice(0, keyLength()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        return SegmentBytes.copy(keyBuffer(), keyLength());
     }
 
     /** A copy of the current value, or {@code null} for a tombstone. */
     default byte[] valueBytes() {
-        return isTombstone() ? null : value().toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        return isTombstone() ? null : SegmentBytes.copy(value());
     }
 
     @Override
