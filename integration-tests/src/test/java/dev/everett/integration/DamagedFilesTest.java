@@ -124,7 +124,7 @@ class DamagedFilesTest {
         // Opening a store rewrites its directory (a new log, a new manifest), so every damage starts
         // from a pristine copy.
         Path pristineDir = tempDir.resolve("pristine");
-        copyTree(dir, pristineDir);
+        StoreCopies.copyTree(dir, pristineDir);
         List<Path> files;
         try (Stream<Path> s = Files.walk(pristineDir)) {
             files = s.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().equals("LOCK"))
@@ -165,20 +165,7 @@ class DamagedFilesTest {
 
     private static void restore(Path pristine, Path dir) throws IOException {
         Equivalence.deleteTree(dir);
-        copyTree(pristine, dir);
-    }
-
-    static void copyTree(Path from, Path to) throws IOException {
-        try (Stream<Path> s = Files.walk(from)) {
-            for (Path p : s.toList()) {
-                Path target = to.resolve(from.relativize(p));
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else if (!p.getFileName().toString().equals("LOCK")) {
-                    Files.copy(p, target);
-                }
-            }
-        }
+        StoreCopies.copyTree(pristine, dir);
     }
 
     /** True when the store recovered the log to a proper prefix (allowed for the log only). */

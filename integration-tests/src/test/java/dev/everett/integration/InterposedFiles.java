@@ -95,6 +95,15 @@ public final class InterposedFiles {
         default int readable(Path file, int requested, boolean positional) {
             return requested;
         }
+
+        /**
+         * Whether {@code file} can be mapped in {@code mode}; false makes the map throw
+         * {@link UnsupportedOperationException}, as a file system without shared writable
+         * mappings does.
+         */
+        default boolean mappable(Path file, FileChannel.MapMode mode) {
+            return true;
+        }
     }
 
     /** {@code real} (a path of the default file system) as a path of a file system interposed by {@code hooks}. */
@@ -627,12 +636,20 @@ public final class InterposedFiles {
 
         @Override
         public MappedByteBuffer map(MapMode mode, long position, long size) throws IOException {
+            checkMappable(mode);
             return real.map(mode, position, size);
         }
 
         @Override
         public MemorySegment map(MapMode mode, long offset, long size, Arena arena) throws IOException {
+            checkMappable(mode);
             return real.map(mode, offset, size, arena);
+        }
+
+        private void checkMappable(MapMode mode) {
+            if (!hooks.mappable(file, mode)) {
+                throw new UnsupportedOperationException("injected: " + file + " cannot be mapped " + mode);
+            }
         }
 
         @Override

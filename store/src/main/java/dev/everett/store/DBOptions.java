@@ -32,7 +32,9 @@ public final class DBOptions implements AutoCloseable {
     private int maxBackgroundJobs = 2;
     private long rateLimiterBytesPerSecond;
     private boolean disableAutoCompactions;
-    private StoreFiles files = StoreFiles.DEFAULT;
+    private boolean allowMmapWrites = true;
+    /** Null: the real file system, as {@link #allowMmapWrites} says; tests substitute their own. */
+    private StoreFiles files;
     private StorageFiles treeFiles = StorageFiles.system();
 
     /** The level layout a new store gets unless told otherwise (the faster one in the store's measurements). */
@@ -244,6 +246,25 @@ public final class DBOptions implements AutoCloseable {
         return disableAutoCompactions;
     }
 
+    /**
+     * Write the write-ahead log through a shared memory mapping (default {@code true}; RocksDB's
+     * default is {@code false}). An append is then a copy into the log's pages with no system
+     * call, which the store's measurements found worth about 1.7x on small synchronous-free writes;
+     * durability is the same either way (appended bytes are in the page cache when the write
+     * returns, and {@code setSync(true)} forces them). With {@code false} each commit group is one
+     * {@code write} call. Either way a log the file system cannot map is written with {@code write}
+     * calls. Unlike RocksDB's option of this name, it covers only the log: segments are always
+     * written with {@code write} calls and published by rename.
+     */
+    public DBOptions setAllowMmapWrites(boolean allow) {
+        this.allowMmapWrites = allow;
+        return this;
+    }
+
+    public boolean allowMmapWrites() {
+        return allowMmapWrites;
+    }
+
     /** Nothing to release (kept so RocksJava's try-with-resources habits carry over). */
     @Override
     public void close() {
@@ -256,7 +277,7 @@ public final class DBOptions implements AutoCloseable {
     }
 
     StoreFiles storeFiles() {
-        return files;
+        return files != null ? files : StoreFiles.system(allowMmapWrites);
     }
 
     /** Tests substitute a file system for the tree's manifest and directories. */

@@ -24,6 +24,9 @@ import java.util.List;
  * therefore ends in up to a window of zeros, which is what a crash leaves behind; a replay reads
  * zeros after the last record as a torn tail and cuts them off (see {@link LogReplay}).
  *
+ * <p>Created through {@link #mapOrNull}, which maps the first window at once, so that a file
+ * system that cannot map the log is found before anything is appended.
+ *
  * <p>Windows stay mapped until the file is closed, so that {@link #force()} can force exactly the
  * appended bytes not yet forced, whichever windows hold them. One appender at a time (the commit
  * leader); not thread-safe.
@@ -50,8 +53,32 @@ final class MappedAppendFile implements StoreFiles.AppendFile {
     private long forcedLength;
     private boolean closed;
 
-    MappedAppendFile(FileChannel channel) {
+    private MappedAppendFile(FileChannel channel) {
         this.channel = channel;
+    }
+
+    /**
+     * The empty file behind {@code channel} written through a mapping, its first window taken
+     * ahead; or null, with the file left empty, if the file system cannot map it (the caller then
+     * writes through the channel). A failure to write the window's zeros (a full disk) is thrown.
+     */
+    static MappedAppendFile mapOrNull(FileChannel channel) throws IOException {
+        MappedAppendFile f = new MappedAppendFile(channel);
+        try {
+            f.extend();
+        } catch (MapFailed e) {
+            f.arena.close();
+            channel.truncate(0);
+            return null;
+        }
+        return f;
+    }
+
+    /** Mapping a window failed, its zeros written: the file system cannot map this file. */
+    private static final class MapFailed extends IOException {
+        MapFailed(Exception cause) {
+            super(cause);
+        }
     }
 
     @Override
@@ -75,7 +102,12 @@ final class MappedAppendFile implements StoreFiles.AppendFile {
             p += channel.write(ZEROS.duplicate(), p);
         }
         length = start + WINDOW;
-        MemorySegment window = channel.map(FileChannel.MapMode.READ_WRITE, start, WINDOW, arena);
+        MemorySegment window;
+        try {
+            window = channel.map(FileChannel.MapMode.READ_WRITE, start, WINDOW, arena);
+        } catch (UnsupportedOperationException | IOException e) {
+            throw new MapFailed(e);
+        }
         windows.add(window);
         current = window.asByteBuffer();
     }

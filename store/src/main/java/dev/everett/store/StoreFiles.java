@@ -20,7 +20,10 @@ import java.util.stream.Stream;
  */
 interface StoreFiles {
 
-    /** An append-only file (on the real file system a {@link MappedAppendFile}). */
+    /**
+     * An append-only file (on the real file system a {@link MappedAppendFile}, or a
+     * {@link ChannelAppendFile} when mapped writes are off or the file system cannot map it).
+     */
     interface AppendFile extends Closeable {
         /** Appends all remaining bytes of {@code buffer}. */
         void append(ByteBuffer buffer) throws IOException;
@@ -56,19 +59,42 @@ interface StoreFiles {
     /** Writes {@code content} to {@code file} so it is either the old file or all of the new: temp file, force, atomic rename, force the directory. */
     void writeAtomically(Path file, byte[] content) throws IOException;
 
+    /** The real file system, logs written through a memory mapping where the file system can map them. */
+    StoreFiles DEFAULT = new SystemFiles(true);
+
+    /** The real file system, logs written with one {@code write} call per commit group. */
+    StoreFiles CHANNEL_WRITES = new SystemFiles(false);
+
+    /** The real file system; {@code mappedLogs} chooses how appends reach a log. */
+    static StoreFiles system(boolean mappedLogs) {
+        return mappedLogs ? DEFAULT : CHANNEL_WRITES;
+    }
+
     /** The real file system. */
-    StoreFiles DEFAULT = new StoreFiles() {
+    final class SystemFiles implements StoreFiles {
+        private final boolean mappedLogs;
+
+        private SystemFiles(boolean mappedLogs) {
+            this.mappedLogs = mappedLogs;
+        }
+
         @Override
         public AppendFile create(Path file) throws IOException {
             // Read as well as write: a mapping that is written needs both.
             FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
             try {
                 forceDirectory(file.toAbsolutePath().getParent());
-            } catch (IOException e) {
+                if (mappedLogs) {
+                    MappedAppendFile mapped = MappedAppendFile.mapOrNull(ch);
+                    if (mapped != null) {
+                        return mapped;
+                    }
+                }
+                return new ChannelAppendFile(ch);
+            } catch (IOException | RuntimeException e) {
                 ch.close();
                 throw e;
             }
-            return new MappedAppendFile(ch);
         }
 
         @Override
@@ -122,7 +148,7 @@ interface StoreFiles {
             forceDirectory(file.toAbsolutePath().getParent());
         }
 
-        private void forceDirectory(Path dir) throws IOException {
+        private static void forceDirectory(Path dir) throws IOException {
             try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
                 ch.force(true);
             } catch (IOException e) {
@@ -132,5 +158,5 @@ interface StoreFiles {
                 }
             }
         }
-    };
+    }
 }
