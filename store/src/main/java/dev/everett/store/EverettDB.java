@@ -1033,7 +1033,10 @@ public final class EverettDB implements AutoCloseable {
         s.append("write-ahead log: ").append(log.path().getFileName()).append(", ").append(log.bytesWritten()).append(" bytes\n");
         for (LogReplay.Result r : recovery) {
             s.append("recovered ").append(r.file().getFileName()).append(": ").append(r.batches()).append(" batches");
-            if (r.droppedBytes() > 0) {
+            if (r.zeroTail()) {
+                s.append(", ").append(r.droppedBytes()).append(" bytes of zeros after the last record cut at offset ").append(r.validBytes())
+                        .append(" (room the mapped log had taken ahead)");
+            } else if (r.droppedBytes() > 0) {
                 s.append(", torn tail of ").append(r.droppedBytes()).append(" bytes dropped at offset ").append(r.validBytes());
             }
             s.append('\n');

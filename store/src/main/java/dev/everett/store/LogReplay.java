@@ -27,9 +27,24 @@ final class LogReplay {
      * @param batches      intact records replayed
      * @param lastSeq      the last sequence number replayed (or the one passed in if none)
      * @param validBytes   where the intact part ends
-     * @param droppedBytes bytes after it (a torn tail), dropped
+     * @param droppedBytes bytes after it (a torn tail, or zeros), dropped
+     * @param zeroTail     whether the dropped bytes are all zeros: the room a mapped log takes
+     *                     ahead, not a record cut short (nothing of a record is distinguishable
+     *                     there, and an acknowledged record is always whole)
      */
-    record Result(Path file, long batches, long lastSeq, long validBytes, long droppedBytes) {
+    record Result(Path file, long batches, long lastSeq, long validBytes, long droppedBytes, boolean zeroTail) {
+        Result(Path file, long batches, long lastSeq, long validBytes, byte[] b) {
+            this(file, batches, lastSeq, validBytes, b.length - validBytes, allZero(b, (int) validBytes));
+        }
+
+        private static boolean allZero(byte[] b, int from) {
+            for (int i = from; i < b.length; i++) {
+                if (b[i] != 0) {
+                    return false;
+                }
+            }
+            return from < b.length;
+        }
     }
 
     private LogReplay() {
@@ -42,7 +57,7 @@ final class LogReplay {
         if (neverLogged(b, header(number))) {
             // A crash while the header was being written (or, through a mapping, after the file
             // grew by its zeros and before the header was copied in): nothing was ever logged here.
-            return new Result(file, 0, prevSeq, 0, b.length);
+            return new Result(file, 0, prevSeq, 0, b);
         }
         if (b.length < WriteAheadLog.HEADER_BYTES) {
             throw new CorruptFileException(file, 0, "log header is " + b.length + " bytes and not a prefix of its expected header");
@@ -67,7 +82,7 @@ final class LogReplay {
                     throw new CorruptFileException(file, pos, "record fails its length or CRC32C check while an intact record follows at offset "
                             + later + ": replaying past it would skip acknowledged writes");
                 }
-                return new Result(file, batches, prevSeq, pos, b.length - pos);
+                return new Result(file, batches, prevSeq, pos, b);
             }
             int payload = pos + WriteAheadLog.RECORD_HEADER_BYTES;
             long firstSeq = in.getLong(payload);
@@ -89,7 +104,7 @@ final class LogReplay {
             batches++;
             pos = payload + len;
         }
-        return new Result(file, batches, prevSeq, pos, 0);
+        return new Result(file, batches, prevSeq, pos, b);
     }
 
     /** Offset of an intact record (plausible length and sequence, matching CRC) starting after {@code bad}, or -1. */

@@ -98,8 +98,10 @@ class MappedAppendFileTest {
             }
             assertEquals(n, d.getLatestSequenceNumber());
             if (mapped) {
-                assertTrue(d.recovery().stream().anyMatch(r -> r.batches() == n && r.droppedBytes() > 0),
-                        "the zeros after the last record are cut off as a torn tail: " + d.recovery());
+                assertTrue(d.recovery().stream().anyMatch(r -> r.batches() == n && r.droppedBytes() > 0 && r.zeroTail()),
+                        "the zeros after the last record are cut off: " + d.recovery());
+                String stats = d.getProperty("everett.stats");
+                assertTrue(stats.contains("bytes of zeros after the last record cut") && !stats.contains("torn tail"), stats);
             } else {
                 assertTrue(d.recovery().stream().allMatch(r -> r.droppedBytes() == 0), "nothing to cut: " + d.recovery());
             }
