@@ -26,16 +26,11 @@ final class LevelTreeCursor extends LevelCursor implements TreeCursor {
     }
 
     private void requireOpen() {
-        if (closed) {
-            throw new IllegalStateException("cursor closed");
-        }
+        MergedCursor.requireOpen(closed);
     }
 
     private void requireValid() {
-        requireOpen();
-        if (!super.valid()) {
-            throw new IllegalStateException("cursor is not on a record");
-        }
+        MergedCursor.requireValid(closed, super.valid());
     }
 
     @Override
