@@ -20,7 +20,7 @@ import java.util.List;
  * segment's cursor is opened (a store closed meanwhile closes the mappings, which then refuse
  * every read).
  */
-final class LevelCursor implements SeekCursor {
+sealed class LevelCursor implements SeekCursor permits LevelTreeCursor {
     private final List<SegmentHandle> segments;
     private final KeyRange range;
     /** The open segment's run cursors (one run) and that run's cursor, or null. */

@@ -39,14 +39,24 @@ final class MergedCursor implements TreeCursor {
     }
 
     private void requireOpen() {
+        requireOpen(closed);
+    }
+
+    private void requireValid() {
+        requireValid(closed, current >= 0);
+    }
+
+    /** A tree cursor's check before it moves: open (shared with {@link LevelTreeCursor}). */
+    static void requireOpen(boolean closed) {
         if (closed) {
             throw new IllegalStateException("cursor closed");
         }
     }
 
-    private void requireValid() {
-        requireOpen();
-        if (current < 0) {
+    /** A tree cursor's check before it steps or reads: open and on a record. */
+    static void requireValid(boolean closed, boolean onRecord) {
+        requireOpen(closed);
+        if (!onRecord) {
             throw new IllegalStateException("cursor is not on a record");
         }
     }

@@ -68,6 +68,10 @@ final class TreeVersion implements Version {
         requireOpen();
         tree.retain(core);
         try {
+            List<SegmentHandle> lone = core.loneLevel();
+            if (lone != null) {
+                return new LevelTreeCursor(lone, range, () -> tree.release(core));
+            }
             return new MergedCursor(core.children(range), () -> tree.release(core));
         } catch (RuntimeException e) {
             tree.release(core);

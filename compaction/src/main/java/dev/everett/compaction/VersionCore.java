@@ -185,6 +185,26 @@ final class VersionCore {
     }
 
     /**
+     * The only partitioned level of a version with no level 0 and one non-empty level below (a
+     * fully compacted store), or null: a cursor over it needs no merge.
+     */
+    List<SegmentHandle> loneLevel() {
+        if (levels.layout() == Layout.WHOLE_RUN || handles.isEmpty() || !handles.get(0).isEmpty()) {
+            return null;
+        }
+        List<SegmentHandle> lone = null;
+        for (int n = 1; n < handles.size(); n++) {
+            if (!handles.get(n).isEmpty()) {
+                if (lone != null) {
+                    return null;
+                }
+                lone = handles.get(n);
+            }
+        }
+        return lone;
+    }
+
+    /**
      * Child cursors newest first: each level-0 segment, then each partitioned level below as one;
      * or, for a whole-run version, every run of its chain, positioned together by one descent.
      */

@@ -7,6 +7,7 @@ import dev.everett.api.FilterPolicy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -289,6 +290,45 @@ class TreeModelTest {
                 }
             }
         }
+    }
+
+    /**
+     * A partitioned version with one level and no level 0 is read by the level's own cursor
+     * ({@link LevelTreeCursor}, no merge): kept tombstones in small segments, so its skips cross
+     * segment ends in both directions, with bounds, against the model.
+     */
+    @Test
+    void aLoneLevelIsReadWithoutAMerge() {
+        Fixtures.seeded("aLoneLevelIsReadWithoutAMerge", r -> {
+            Path path = dir.resolve("lone");
+            TreeOptions options = TreeOptions.partitioned().withPicker(new NoPicker(Layout.PARTITIONED)).withTargetFileBytes(60 + r.nextInt(200));
+            List<byte[]> pool = Fixtures.keyPool(r, 60 + r.nextInt(200));
+            TreeMap<byte[], byte[]> model = Fixtures.newModel();
+            try (LsmTree tree = LsmTree.open(path, options)) {
+                for (int round = 0; round < 3; round++) {
+                    TreeMap<byte[], byte[]> run = Fixtures.run(r, pool, 20 + r.nextInt(120), 2);
+                    tree.flush(SortedEntries.of(run.entrySet().iterator()), null);
+                    Fixtures.apply(model, run);
+                    try (Version v = tree.current()) {
+                        // Oldest first: the level, then level 0 from its oldest segment.
+                        List<SegmentMeta> inputs = new ArrayList<>(v.level(1));
+                        inputs.addAll(v.level(0).reversed());
+                        try (CompactionJob job = tree.compact(new CompactionPlan(inputs, 1, false, 1, "into the lone level"))) {
+                            while (!job.done()) {
+                                job.step(1 + r.nextInt(40));
+                            }
+                            job.finish();
+                        }
+                    }
+                    try (Version v = tree.current(); TreeCursor c = v.cursor()) {
+                        assertTrue(c instanceof LevelTreeCursor, "one level and no level 0: the level's own cursor");
+                        ReadChecks.cursors(v, model, pool, r, 40);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
     }
 
     @Test

@@ -710,13 +710,18 @@ public final class EverettDB implements AutoCloseable {
             byte[] hi = options.upperBoundView();
             boolean empty = lo != null && hi != null && Arrays.compareUnsigned(lo, hi) >= 0;
             TreeCursor segments = v.version.cursor(empty ? KeyRange.all() : new KeyRange(lo, hi));
-            sources.add(new TreeSource(segments));
-            SourceCursor cursor = sources.size() == 1 ? sources.getFirst() : new MergingCursor(sources.toArray(SourceCursor[]::new));
             long seq = at.seq;
-            return new EverettIterator(this, cursor, lo, hi, () -> {
+            Runnable release = () -> {
                 v.release();
                 releaseReadPoint(seq, false);
-            });
+            };
+            if (sources.isEmpty() && !empty) {
+                // The segments alone, opened with the iterator's bounds: the iterator steps them directly.
+                return new EverettIterator(this, segments, lo, hi, release);
+            }
+            sources.add(new TreeSource(segments));
+            SourceCursor cursor = sources.size() == 1 ? sources.getFirst() : new MergingCursor(sources.toArray(SourceCursor[]::new));
+            return new EverettIterator(this, cursor, lo, hi, release);
         } catch (RuntimeException e) {
             v.release();
             releaseReadPoint(at.seq, false);

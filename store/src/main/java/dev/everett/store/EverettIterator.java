@@ -1,5 +1,6 @@
 package dev.everett.store;
 
+import dev.everett.compaction.TreeCursor;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -17,7 +18,14 @@ import java.util.Objects;
 public final class EverettIterator implements AutoCloseable {
 
     private final EverettDB db;
+    /** The merged sources; null when {@link #tree} is the only one. */
     private final SourceCursor cursor;
+    /**
+     * The version's cursor when it is the only source (every memtable empty), else null: it
+     * already hides tombstones and keeps to the bounds it was opened with (the iterator's), so the
+     * iterator moves it and copies from it directly, with no source adapter or bound check between.
+     */
+    private final TreeCursor tree;
     private final byte[] lower;
     private final byte[] upper;
     private final Runnable release;
@@ -25,8 +33,18 @@ public final class EverettIterator implements AutoCloseable {
     private boolean closed;
 
     EverettIterator(EverettDB db, SourceCursor cursor, byte[] lower, byte[] upper, Runnable release) {
+        this(db, cursor, null, lower, upper, release);
+    }
+
+    /** An iterator over the version's cursor alone, opened with the bounds {@code lower} and {@code upper}. */
+    EverettIterator(EverettDB db, TreeCursor tree, byte[] lower, byte[] upper, Runnable release) {
+        this(db, null, Objects.requireNonNull(tree, "tree"), lower, upper, release);
+    }
+
+    private EverettIterator(EverettDB db, SourceCursor cursor, TreeCursor tree, byte[] lower, byte[] upper, Runnable release) {
         this.db = db;
         this.cursor = cursor;
+        this.tree = tree;
         this.lower = lower;
         this.upper = upper;
         this.release = release;
@@ -36,6 +54,11 @@ public final class EverettIterator implements AutoCloseable {
     public void seek(byte[] target) {
         Objects.requireNonNull(target, "target");
         checkOpen();
+        if (tree != null) {
+            tree.seek(target);
+            valid = tree.valid();
+            return;
+        }
         cursor.seek(lower != null && Arrays.compareUnsigned(target, lower) < 0 ? lower : target);
         skipForward();
     }
@@ -44,6 +67,11 @@ public final class EverettIterator implements AutoCloseable {
     public void seekForPrev(byte[] target) {
         Objects.requireNonNull(target, "target");
         checkOpen();
+        if (tree != null) {
+            tree.seekForPrev(target);
+            valid = tree.valid();
+            return;
+        }
         if (upper != null && Arrays.compareUnsigned(target, upper) >= 0) {
             seekBelowUpper();
         } else {
@@ -55,6 +83,11 @@ public final class EverettIterator implements AutoCloseable {
     /** Positions at the first key (the first at or above the lower bound). */
     public void seekToFirst() {
         checkOpen();
+        if (tree != null) {
+            tree.seekToFirst();
+            valid = tree.valid();
+            return;
+        }
         if (lower != null) {
             cursor.seek(lower);
         } else {
@@ -66,6 +99,11 @@ public final class EverettIterator implements AutoCloseable {
     /** Positions at the last key (the last below the upper bound). */
     public void seekToLast() {
         checkOpen();
+        if (tree != null) {
+            tree.seekToLast();
+            valid = tree.valid();
+            return;
+        }
         if (upper != null) {
             seekBelowUpper();
         } else {
@@ -83,18 +121,26 @@ public final class EverettIterator implements AutoCloseable {
     /** The current key (a new array). */
     public byte[] key() {
         checkValid();
-        return cursor.keyCopy();
+        TreeCursor t = tree;
+        return t != null ? t.keyBytes() : cursor.keyCopy();
     }
 
     /** The current value (a new array). */
     public byte[] value() {
         checkValid();
-        return cursor.valueCopy();
+        TreeCursor t = tree;
+        return t != null ? t.valueBytes() : cursor.valueCopy();
     }
 
     /** Moves to the next key; the iterator must be valid. */
     public void next() {
         checkValid();
+        TreeCursor t = tree;
+        if (t != null) {
+            t.next();
+            valid = t.valid();
+            return;
+        }
         cursor.next();
         skipForward();
     }
@@ -102,6 +148,12 @@ public final class EverettIterator implements AutoCloseable {
     /** Moves to the previous key; the iterator must be valid. */
     public void prev() {
         checkValid();
+        TreeCursor t = tree;
+        if (t != null) {
+            t.prev();
+            valid = t.valid();
+            return;
+        }
         cursor.prev();
         skipBackward();
     }
@@ -112,7 +164,11 @@ public final class EverettIterator implements AutoCloseable {
         if (!closed) {
             closed = true;
             valid = false;
-            cursor.close();
+            if (tree != null) {
+                tree.close();
+            } else {
+                cursor.close();
+            }
             release.run();
         }
     }

@@ -80,7 +80,7 @@ public final class SegmentSeekCursor implements SeekCursor {
             return;
         }
         walker = natives.keys();
-        forward();
+        forward(walker);
     }
 
     @Override
@@ -153,11 +153,16 @@ public final class SegmentSeekCursor implements SeekCursor {
     @Override
     public void next() {
         requireValid();
-        if (walker == null) {
-            walker = natives.keys();
-            walker.resume(ordinal, logical, logicalLength, recordEnd());
-        }
-        forward();
+        KeyWalker w = walker;
+        forward(w != null ? w : startWalk());
+    }
+
+    /** Starts the walk forward from the current record (once per seek: kept out of the step's code). */
+    private KeyWalker startWalk() {
+        KeyWalker w = natives.keys();
+        w.resume(ordinal, logical, logicalLength, recordEnd());
+        walker = w;
+        return w;
     }
 
     @Override
@@ -174,14 +179,15 @@ public final class SegmentSeekCursor implements SeekCursor {
     private long encodedValueAt;
     private long encodedValueLength;
 
-    private void forward() {
-        if (!walker.next()) {
+    private void forward(KeyWalker w) {
+        if (!w.next()) {
             invalidate();
             return;
         }
-        Frame f = walker.frame();
-        setKey(walker.keyBuffer(), walker.keyUnits());
-        setValue(walker.ordinal(), f.valueAt, f.valueLength);
+        Frame f = w.frame();
+        setKey(w.keyBuffer(), w.keyUnits());
+        values.decode(f, natives.segment(), reader.corruption()); // a byte frame's walk reads the tag from the header's load
+        placed(w.ordinal(), f.valueAt, f.valueLength);
         group = null;
         checkUpper();
     }
@@ -236,11 +242,16 @@ public final class SegmentSeekCursor implements SeekCursor {
     }
 
     private void setValue(long at, long encodedAt, long encodedLength) {
+        values.decode(natives.segment(), reader.corruption(), encodedAt, encodedLength);
+        placed(at, encodedAt, encodedLength);
+    }
+
+    /** Makes record {@code at}, whose encoded value {@link #values} has just decoded, current. */
+    private void placed(long at, long encodedAt, long encodedLength) {
         ordinal = at;
         valid = true;
         encodedValueAt = encodedAt;
         encodedValueLength = encodedLength;
-        values.decode(natives.segment(), reader.corruption(), encodedAt, encodedLength);
         tombstone = values.tombstone;
         valueView = null;
     }

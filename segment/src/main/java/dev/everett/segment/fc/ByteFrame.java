@@ -52,6 +52,15 @@ public final class ByteFrame extends Frame {
         this.unique = unique;
     }
 
+    /**
+     * The 8 bytes the last {@link #read} loaded at {@link #wordAt} (wordAt is -1 when the read
+     * loaded none). A short record's literal and value tag usually lie inside them, so the walk
+     * takes those bytes from here ({@link #byteAt}) instead of making another checked read of the
+     * mapping for each: the bytes are the file's, already bounds-checked by the one load.
+     */
+    private long word;
+    private long wordAt = -1;
+
     private static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /**
@@ -64,52 +73,65 @@ public final class ByteFrame extends Frame {
      */
     @Override
     public void read(boolean blockStart, long previousLength, boolean first, long fcStart) {
+        // Kept small enough for the JIT to inline into the walker's step (a hot method of more
+        // than FreqInlineSize bytecodes is called, not inlined): the one-byte-counts case here,
+        // two-byte counts in readShort, everything else in readChecked.
         long p = pos;
         if (p + 8 <= end) {
             long w = s.get(LE_LONG, p);
-            boolean fixed = commonWidth >= 0;
-            long c0;
-            long suffix;
-            long value;
-            long at;
+            word = w;
+            wordAt = p;
+            long cw = commonWidth;
+            boolean fixed = cw >= 0;
             if ((w & (fixed ? 0x8080L : 0x80_8080L)) == 0) {
-                c0 = w & 0xFF;
-                suffix = (w >>> 8) & 0xFF;
-                value = fixed ? commonWidth : (w >>> 16) & 0xFF;
-                at = p + (fixed ? 2 : 3);
-            } else {
-                long a = shortCount(w, 0);
-                long b = a < 0 ? -1 : shortCount(w, (int) (a >>> 16));
-                long v = b < 0 || fixed ? 0 : shortCount(w, (int) ((a + b) >>> 16));
-                if (b < 0 || v < 0) {
-                    readChecked(blockStart, previousLength, first, fcStart);
-                    return;
-                }
-                c0 = a & 0xFFFF;
-                suffix = b & 0xFFFF;
-                value = fixed ? commonWidth : v & 0xFFFF;
-                at = p + ((a + b + v) >>> 16);
-            }
-            long kept;
-            boolean ok;
-            if (blockStart) {
-                kept = c0;
-                ok = first ? c0 == 0 : c0 <= (previousLength >= 0 ? previousLength : p - fcStart);
-            } else {
-                kept = previousLength - c0;
-                ok = c0 <= previousLength;
-            }
-            long room = end - at;
-            if (ok && (suffix != 0 || first || !unique) && suffix <= room && value <= room - suffix) {
-                start = p;
-                retained = kept;
-                suffixAt = at;
-                suffixLength = suffix;
-                valueAt = at + suffix;
-                valueLength = value;
-                pos = at + suffix + value;
+                accept(blockStart, previousLength, first, fcStart, p, w & 0xFF, (w >>> 8) & 0xFF,
+                        fixed ? cw : (w >>> 16) & 0xFF, p + (fixed ? 2 : 3));
                 return;
             }
+            readShort(blockStart, previousLength, first, fcStart, p, w, fixed);
+            return;
+        }
+        readChecked(blockStart, previousLength, first, fcStart);
+    }
+
+    /** Counts of one or two bytes, all in the 8 bytes {@code w} loaded at {@code p}; else the checked parse. */
+    private void readShort(boolean blockStart, long previousLength, boolean first, long fcStart, long p, long w, boolean fixed) {
+        long a = shortCount(w, 0);
+        long b = a < 0 ? -1 : shortCount(w, (int) (a >>> 16));
+        long v = b < 0 || fixed ? 0 : shortCount(w, (int) ((a + b) >>> 16));
+        if (b < 0 || v < 0) {
+            readChecked(blockStart, previousLength, first, fcStart);
+            return;
+        }
+        accept(blockStart, previousLength, first, fcStart, p, a & 0xFFFF, b & 0xFFFF, fixed ? commonWidth : v & 0xFFFF,
+                p + ((a + b + v) >>> 16));
+    }
+
+    /**
+     * Makes every check of {@link #readChecked} on counts read from one load (the ABS or backspace
+     * {@code c0}, the suffix and value lengths, the literal starting at {@code at}) and accepts the
+     * record; any failed check goes to {@link #readChecked}, which names what is wrong.
+     */
+    private void accept(boolean blockStart, long previousLength, boolean first, long fcStart, long p, long c0, long suffix, long value, long at) {
+        long kept;
+        boolean ok;
+        if (blockStart) {
+            kept = c0;
+            ok = first ? c0 == 0 : c0 <= (previousLength >= 0 ? previousLength : p - fcStart);
+        } else {
+            kept = previousLength - c0;
+            ok = c0 <= previousLength;
+        }
+        long room = end - at;
+        if (ok && (suffix != 0 || first || !unique) && suffix <= room && value <= room - suffix) {
+            start = p;
+            retained = kept;
+            suffixAt = at;
+            suffixLength = suffix;
+            valueAt = at + suffix;
+            valueLength = value;
+            pos = at + suffix + value;
+            return;
         }
         readChecked(blockStart, previousLength, first, fcStart);
     }
@@ -132,6 +154,7 @@ public final class ByteFrame extends Frame {
     }
 
     private void readChecked(boolean blockStart, long previousLength, boolean first, long fcStart) {
+        wordAt = -1;
         start = pos;
         if (blockStart) {
             long abs = count();
@@ -176,6 +199,36 @@ public final class ByteFrame extends Frame {
             return corruption.at(start, "key suffix of " + Long.toUnsignedString(suffix) + " bytes runs past the end of the FC stream");
         }
         return corruption.at(start, "value of " + Long.toUnsignedString(value) + " bytes runs past the end of the FC stream");
+    }
+
+    /** The stream's byte at file offset {@code at}: from the word the last read loaded when it holds it, else read from the mapping. */
+    public byte byteAt(long at) {
+        long d = at - wordAt;
+        if (wordAt >= 0 && d >= 0 && d < 8) {
+            return (byte) (word >>> (d << 3));
+        }
+        return s.get(ValueLayout.JAVA_BYTE, at);
+    }
+
+    /**
+     * Copies {@code n} bytes of the stream from file offset {@code at} into {@code dst} from
+     * {@code to}: from the word the last read loaded when they lie inside it, else from the mapping.
+     */
+    public void copyTo(long at, byte[] dst, int to, int n) {
+        long d = at - wordAt;
+        if (wordAt >= 0 && d >= 0 && d + n <= 8) {
+            long w = word >>> (d << 3);
+            for (int i = 0; i < n; i++) {
+                dst[to + i] = (byte) w;
+                w >>>= 8;
+            }
+        } else if (n <= 16) {
+            for (int i = 0; i < n; i++) {
+                dst[to + i] = s.get(ValueLayout.JAVA_BYTE, at + i);
+            }
+        } else {
+            MemorySegment.copy(s, ValueLayout.JAVA_BYTE, at, dst, to, n);
+        }
     }
 
     /** Key length of the record just read. */

@@ -1,6 +1,5 @@
 package dev.everett.segment.fc;
 
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
@@ -64,27 +63,16 @@ public final class ByteWalker extends StreamWalk {
         int retained = (int) f.retained;
         int suffix = (int) f.suffixLength;
         if (retained < previous && o > 0) {
-            byte incoming = s.get(ValueLayout.JAVA_BYTE, f.suffixAt);
+            byte incoming = f.byteAt(f.suffixAt);
             int cmp = Byte.compareUnsigned(incoming, key[retained]);
             if (cmp <= 0) {
                 checkConservativeOrder(o, retained, previous, cmp);
             }
         }
-        copySuffix(f.suffixAt, retained, suffix);
+        f.copyTo(f.suffixAt, key, retained, suffix);
         keyLength = (int) length;
         ordinal = o;
         return true;
-    }
-
-    private void copySuffix(long at, int to, int n) {
-        if (n <= 16) {
-            byte[] k = key;
-            for (int i = 0; i < n; i++) {
-                k[to + i] = s.get(ValueLayout.JAVA_BYTE, at + i);
-            }
-        } else {
-            MemorySegment.copy(s, ValueLayout.JAVA_BYTE, at, key, to, n);
-        }
     }
 
     private void grow(long length) {

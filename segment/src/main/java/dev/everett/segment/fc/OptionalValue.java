@@ -22,6 +22,27 @@ public final class OptionalValue extends ValueCodec {
         bytes = tombstone ? 0 : length - 1;
     }
 
+    /**
+     * A walk's record: the tag usually lies in the word the byte frame loaded for the record's
+     * header, so it is taken from there; anything but a well-formed tag goes through
+     * {@link #decode(MemorySegment, Corruption, long, long)}, which names what is wrong.
+     */
+    @Override
+    public void decode(Frame f, MemorySegment s, Corruption c) {
+        long from = f.valueAt;
+        long length = f.valueLength;
+        if (length != 0 && f instanceof ByteFrame b) {
+            byte tag = b.byteAt(from);
+            if (tag == PRESENT || (tag == ABSENT && length == 1)) {
+                tombstone = tag == ABSENT;
+                at = from + 1;
+                bytes = length - 1;
+                return;
+            }
+        }
+        decode(s, c, from, length);
+    }
+
     @Override
     public boolean absentAt(MemorySegment s, long at) {
         return s.get(ValueLayout.JAVA_BYTE, at) == ABSENT;
