@@ -20,6 +20,9 @@ public final class FileOutput {
     private static final int MAX_BUFFER = 1 << 16;
     private static final int FIRST_BUFFER = 1 << 12;
     private static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    /** Native-order words for short copies, where the order does not matter. */
+    private static final VarHandle WORD = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    private static final ValueLayout.OfLong WORD_LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private final FileChannel channel;
     private byte[] buffer = new byte[FIRST_BUFFER];
@@ -117,8 +120,18 @@ public final class FileOutput {
 
     /** Copies {@code length} bytes of {@code src} from {@code at}. */
     public void write(MemorySegment src, long at, long length) throws IOException {
+        if (length <= 16 && used + 16 <= buffer.length && at + 16 <= src.byteSize()) {
+            // Short literals and values: two word loads and stores. The bytes stored past the
+            // copy land in the buffer's free part, where the next writes go.
+            byte[] b = buffer;
+            int u = used;
+            WORD.set(b, u, src.get(WORD_LAYOUT, at));
+            WORD.set(b, u + 8, src.get(WORD_LAYOUT, at + 8));
+            used = u + (int) length;
+            return;
+        }
         if (length <= 16 && used + length <= buffer.length) {
-            // Short literals and values: a plain loop beats the general copy's checks.
+            // Short copies at the end of the source or the buffer: a plain loop beats the general copy's checks.
             byte[] b = buffer;
             int u = used;
             for (int i = 0; i < length; i++) {
