@@ -147,10 +147,22 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
         spans++;
     }
 
-    /** The span holding key unit u (spans are ordered by start). */
+    /**
+     * The span holding key unit u (spans are ordered by start). The top span is tried first:
+     * comparisons in the loser tree start at the LCP, which on deep stacks (keys built from many
+     * short literals) lies in one of the top two spans, where a search by halves would take
+     * log(spans) steps.
+     */
     final int spanOf(long u) {
-        int lo = 0;
         int hi = spans - 1;
+        if (hi <= 0 || start[hi] <= u) {
+            return Math.max(hi, 0);
+        }
+        if (start[--hi] <= u) {
+            return hi;
+        }
+        int lo = 0;
+        hi--;
         while (lo < hi) {
             int mid = (lo + hi + 1) >>> 1;
             if (start[mid] <= u) {

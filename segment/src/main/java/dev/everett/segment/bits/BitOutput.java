@@ -2,6 +2,7 @@ package dev.everett.segment.bits;
 
 import dev.everett.segment.io.FileOutput;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 
 /**
  * Writes a bit string MSB-first into a {@link FileOutput}: the first bit written is bit 7 of the
@@ -111,12 +112,59 @@ public final class BitOutput {
      * Copies {@code n} bits of a mapped segment starting at bit {@code from}: 64 bits per step
      * (the native merger copies whole literals and values this way, some of them kilobytes).
      */
-    public void writeBitsOf(java.lang.foreign.MemorySegment src, long from, long n) throws IOException {
+    public void writeBitsOf(MemorySegment src, long from, long n) throws IOException {
+        if (n >= LONG_RUN) {
+            writeLongRun(src, from, n);
+            return;
+        }
         while (n >= 64) {
             writeBits(BitStrings.read64(src, from), 64);
             from += 64;
             n -= 64;
         }
+        while (n > 0) {
+            int k = (int) Math.min(n, 56);
+            writeBits(BitStrings.read(src, from, k), k);
+            from += k;
+            n -= k;
+        }
+    }
+
+    /**
+     * Runs at least this long (a 4 KiB key literal, say) take {@link #writeLongRun}; shorter ones
+     * stay in the small loop above, which the record writer inlines.
+     */
+    private static final long LONG_RUN = 256;
+
+    /**
+     * A long copy out of line: the source is brought to a byte boundary, then each step loads
+     * one aligned big-endian word and leaves one whole word, the reservoir's pending bits in
+     * front. When the output is byte-aligned as well, the pending whole bytes leave first and
+     * the run is one bulk copy.
+     */
+    private void writeLongRun(MemorySegment src, long from, long n) throws IOException {
+        int head = (int) ((8 - (from & 7)) & 7);
+        if (head > 0) {
+            writeBits(BitStrings.read(src, from, head), head);
+            from += head;
+            n -= head;
+        }
+        long at = from >>> 3;
+        long words = Math.min(n >>> 6, (src.byteSize() - at) >>> 3);
+        if ((used & 7) == 0) {
+            emit(reservoir, used >>> 3);
+            reservoir = 0;
+            used = 0;
+            long bytes = 8 * words;
+            out.write(src, at, bytes);
+            flushedBytes += bytes;
+        } else {
+            // 0 < used < 64: the pending bits lead each word written, the word's low bits wait.
+            reservoir = out.writeShiftedWords(src, at, words, reservoir, used);
+            flushedBytes += 8 * words;
+        }
+        from += 64 * words;
+        n -= 64 * words;
         while (n > 0) {
             int k = (int) Math.min(n, 56);
             writeBits(BitStrings.read(src, from, k), k);

@@ -245,6 +245,66 @@ public final class BitStrings {
      * those of {@code b} from bit {@code bFrom}, or -1 if they agree; 56 bits per step.
      */
     public static long mismatch(MemorySegment a, long aFrom, MemorySegment b, long bFrom, long n) {
+        if (n >= LONG_MISMATCH) {
+            return longMismatch(a, aFrom, b, bFrom, n);
+        }
+        return shortMismatch(a, aFrom, b, bFrom, n);
+    }
+
+    /**
+     * Runs at least this long take {@link #longMismatch}; the short loop stays small enough to
+     * inline into the merger's comparisons of short keys.
+     */
+    private static final long LONG_MISMATCH = 256;
+
+    /**
+     * A long mismatch (equal 4 KiB keys in two inputs, say) out of line: {@code a} is brought to
+     * a byte boundary; if {@code b} then is too, whole bytes are compared by the vectorised
+     * {@link MemorySegment#mismatch}; otherwise each step loads one aligned word of {@code a} and
+     * one of {@code b}, shifted into line with the word before it.
+     */
+    private static long longMismatch(MemorySegment a, long aFrom, MemorySegment b, long bFrom, long n) {
+        int head = (int) ((8 - (aFrom & 7)) & 7);
+        long done = 0;
+        if (head > 0) {
+            long x = read(a, aFrom, head) ^ read(b, bFrom, head);
+            if (x != 0) {
+                return Long.numberOfLeadingZeros(x) - (64 - head);
+            }
+            done = head;
+        }
+        long ai = (aFrom + done) >>> 3;
+        long bBit = bFrom + done;
+        long bi = bBit >>> 3;
+        int shift = (int) (bBit & 7);
+        if (shift == 0) {
+            long bytes = (n - done) >>> 3;
+            long m = MemorySegment.mismatch(a, ai, ai + bytes, b, bi, bi + bytes);
+            if (m >= 0) {
+                int x = (a.get(ValueLayout.JAVA_BYTE, ai + m) ^ b.get(ValueLayout.JAVA_BYTE, bi + m)) & 0xFF;
+                return done + 8 * m + Integer.numberOfLeadingZeros(x) - 24;
+            }
+            done += 8 * bytes;
+        } else {
+            // b's word i straddles its loaded words i and i + 1; each loop loads only the latter.
+            long words = Math.min((n - done) >>> 6, Math.min((a.byteSize() - ai) >> 3, Math.max(0, (b.byteSize() - bi - 8) >> 3)));
+            long prev = words > 0 ? b.get(BE64, bi) : 0;
+            for (long i = 0; i < words; i++) {
+                long next = b.get(BE64, bi + 8 * i + 8);
+                long x = a.get(BE64, ai + 8 * i) ^ ((prev << shift) | (next >>> (64 - shift)));
+                if (x != 0) {
+                    return done + 64 * i + Long.numberOfLeadingZeros(x);
+                }
+                prev = next;
+            }
+            done += 64 * words;
+        }
+        long rest = shortMismatch(a, aFrom + done, b, bFrom + done, n - done);
+        return rest < 0 ? -1 : done + rest;
+    }
+
+    /** The mismatch 56 bits per step. */
+    private static long shortMismatch(MemorySegment a, long aFrom, MemorySegment b, long bFrom, long n) {
         long done = 0;
         while (done < n) {
             int k = (int) Math.min(n - done, 56);

@@ -20,6 +20,10 @@ public final class FileOutput {
     private static final int MAX_BUFFER = 1 << 16;
     private static final int FIRST_BUFFER = 1 << 12;
     private static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    /** Native-order words for short copies, where the order does not matter. */
+    private static final VarHandle WORD = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
+    private static final ValueLayout.OfLong WORD_LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED;
+    private static final ValueLayout.OfLong BE64_LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private final FileChannel channel;
     private byte[] buffer = new byte[FIRST_BUFFER];
@@ -82,6 +86,33 @@ public final class FileOutput {
         used += 8;
     }
 
+    /**
+     * Writes {@code words} big-endian words of a bit string that runs {@code shift} bits (1 to
+     * 63) behind the bytes of {@code src} from {@code at}: word i is {@code pending}'s top
+     * {@code shift} bits, then the top bits of the source's word i, whose low {@code shift} bits
+     * lead word i + 1. Returns what is left pending (its top {@code shift} bits). The bit writer's
+     * long copies at a phase other than the output's; the loop stores straight into the buffer.
+     */
+    public long writeShiftedWords(MemorySegment src, long at, long words, long pending, int shift) throws IOException {
+        while (words > 0) {
+            if (used > buffer.length - 8) {
+                flushFull();
+            }
+            int n = (int) Math.min(words, (buffer.length - used) >>> 3);
+            byte[] b = buffer;
+            int u = used;
+            for (int i = 0; i < n; i++) {
+                long w = src.get(BE64_LAYOUT, at + 8L * i);
+                BE64.set(b, u + 8 * i, pending | (w >>> shift));
+                pending = w << (64 - shift);
+            }
+            used = u + 8 * n;
+            at += 8L * n;
+            words -= n;
+        }
+        return pending;
+    }
+
     /** Flushes a full buffer, growing it first if it is still small: this output is a long one. */
     private void flushFull() throws IOException {
         flush();
@@ -117,8 +148,18 @@ public final class FileOutput {
 
     /** Copies {@code length} bytes of {@code src} from {@code at}. */
     public void write(MemorySegment src, long at, long length) throws IOException {
+        if (length <= 16 && used + 16 <= buffer.length && at + 16 <= src.byteSize()) {
+            // Short literals and values: two word loads and stores. The bytes stored past the
+            // copy land in the buffer's free part, where the next writes go.
+            byte[] b = buffer;
+            int u = used;
+            WORD.set(b, u, src.get(WORD_LAYOUT, at));
+            WORD.set(b, u + 8, src.get(WORD_LAYOUT, at + 8));
+            used = u + (int) length;
+            return;
+        }
         if (length <= 16 && used + length <= buffer.length) {
-            // Short literals and values: a plain loop beats the general copy's checks.
+            // Short copies at the end of the source or the buffer: a plain loop beats the general copy's checks.
             byte[] b = buffer;
             int u = used;
             for (int i = 0; i < length; i++) {

@@ -138,4 +138,34 @@ class BitCodesTest {
             assertThrows(CorruptSegmentException.class, () -> truncated.readEg0("count"));
         }
     }
+
+    /**
+     * Copies from a mapped segment of every length around the long-run threshold, at every
+     * source phase and after every number of pending bits (the output byte-aligned and not),
+     * give exactly the source's bits.
+     */
+    @Test
+    void longCopiesFromSegmentsKeepEveryBit() throws IOException {
+        Random rnd = new Random(0x5eed_b175L);
+        for (int round = 0; round < 300; round++) {
+            byte[] src = new byte[1 + rnd.nextInt(700)];
+            rnd.nextBytes(src);
+            long from = rnd.nextInt(Math.min(src.length * 8, 24));
+            long n = rnd.nextLong(8L * src.length - from + 1);
+            int lead = rnd.nextInt(64);
+            long leadBits = rnd.nextLong();
+            StringBuilder expected = new StringBuilder();
+            for (int i = lead - 1; i >= 0; i--) {
+                expected.append((leadBits >>> i) & 1);
+            }
+            for (long i = 0; i < n; i++) {
+                expected.append((src[(int) ((from + i) >>> 3)] >>> (7 - ((from + i) & 7))) & 1);
+            }
+            String got = bits(out -> {
+                out.writeBits(leadBits, lead);
+                out.writeBitsOf(MemorySegment.ofArray(src), from, n);
+            });
+            assertEquals(expected.toString(), got, "round " + round + ": lead " + lead + ", from " + from + ", n " + n);
+        }
+    }
 }

@@ -111,4 +111,31 @@ class BitStringsTest {
             assertArrayEquals(key, back);
         }
     }
+
+    /**
+     * Long mismatches (the out-of-line path: same byte phase compared bytewise, other phases a
+     * word at a time) at every pair of phases, against a bit-by-bit scan, with the first
+     * difference anywhere (or none) and the run ending at or just short of the segment's end.
+     */
+    @Test
+    void longMismatchesAtEveryPhaseFindTheFirstDifference(Random rnd) {
+        for (int round = 0; round < 400; round++) {
+            int aFrom = rnd.nextInt(16);
+            int bFrom = rnd.nextInt(16);
+            long n = 256 + rnd.nextInt(4000);
+            byte[] a = random(rnd, BitStrings.bytes(aFrom + n) + rnd.nextInt(2));
+            byte[] b = new byte[BitStrings.bytes(bFrom + n) + rnd.nextInt(2)];
+            rnd.nextBytes(b);
+            for (long i = 0; i < n; i++) {
+                setBit(b, bFrom + i, bit(a, aFrom + i));
+            }
+            long expected = -1;
+            if (rnd.nextInt(4) != 0) {
+                expected = rnd.nextLong(n);
+                setBit(b, bFrom + expected, 1 - bit(a, aFrom + expected));
+            }
+            assertEquals(expected, BitStrings.mismatch(MemorySegment.ofArray(a), aFrom, MemorySegment.ofArray(b), bFrom, n),
+                    "round " + round + " phases " + aFrom + "/" + bFrom + " n " + n);
+        }
+    }
 }
