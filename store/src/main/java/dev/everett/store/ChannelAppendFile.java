@@ -30,8 +30,8 @@ final class ChannelAppendFile implements StoreFiles.AppendFile {
 
     @Override
     public void force() throws IOException {
-        // Data and length: the length grows with every append.
-        channel.force(true);
+        // fdatasync: the data and the length it needs to be read back, not the time stamps.
+        channel.force(false);
     }
 
     @Override
