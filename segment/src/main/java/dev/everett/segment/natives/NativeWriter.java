@@ -28,7 +28,8 @@ import java.nio.file.Path;
  * records go straight to a temporary file at their final offset (after the 96-byte envelope and
  * the format's directory) through the {@link RecordEncoder} that {@link Framing#newEncoder}
  * chose for the policy; memory holds only the previous key and one position per block, from
- * which the Elias–Fano directory is built at {@link #finish()}. Then come the sections, the
+ * which the Elias–Fano directory is built at {@link #finish()} (and, for byte units, every K-th
+ * key for the index build above the file, bounded: {@link KeySamples}). Then come the sections, the
  * directory and the envelope, and the file is published atomically.
  */
 public final class NativeWriter implements SegmentWriter {
