@@ -19,7 +19,6 @@ final class Spill implements AutoCloseable {
     static final int MEMORY = 4 << 20;
 
     private final Path dir;
-    private Path path;
     private FileChannel channel;
     private final FileOutput out;
 
@@ -33,7 +32,7 @@ final class Spill implements AutoCloseable {
     }
 
     private FileChannel openFile() throws IOException {
-        path = Files.createTempFile(dir, ".everett-", ".spill");
+        Path path = Files.createTempFile(dir, ".everett-", ".spill");
         channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
         return channel;
     }
@@ -74,8 +73,7 @@ final class Spill implements AutoCloseable {
     @Override
     public void close() throws IOException {
         if (channel != null) {
-            channel.close();
-            Files.deleteIfExists(path);
+            channel.close(); // opened DELETE_ON_CLOSE: closing unlinks the file
         }
     }
 }

@@ -120,7 +120,7 @@ public final class OpenObjects implements AutoCloseable {
         Objects.requireNonNull(rule, "rule");
         Path p = nativePath(id);
         refuseExisting(p, id);
-        Files.createDirectories(p.getParent());
+        AtomicFile.ensureDirectory(p.getParent());
         NativeWriter w = new NativeWriter(p, policy, rule);
         writing(id);
         return w;
@@ -304,7 +304,7 @@ public final class OpenObjects implements AutoCloseable {
         NativeReader s = secondaryId == null ? null : openNative(secondaryId);
         Path p = indexPath(indexId);
         refuseExisting(p, indexId);
-        Files.createDirectories(p.getParent());
+        AtomicFile.ensureDirectory(p.getParent());
         new IndexBuilder(policy).build(p, nativeId, n, main, mainSamples, secondaryId, s);
         filter(nativeId, n);
         if (secondaryId != null) {
