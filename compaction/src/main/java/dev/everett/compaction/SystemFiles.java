@@ -21,7 +21,11 @@ final class SystemFiles implements StorageFiles {
 
     @Override
     public void createDirectories(Path dir) throws IOException {
-        Files.createDirectories(dir);
+        // An existing directory costs one stat; Files.createDirectories would raise and catch an
+        // exception for it.
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+        }
     }
 
     @Override

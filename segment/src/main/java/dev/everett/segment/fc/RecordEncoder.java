@@ -45,6 +45,8 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
     private long count;
     private long firstWidth = -1;
     private boolean widthsAgree = true;
+    /** The keys of records 0, K, 2K, … when the writer keeps them ({@link #sampleKeys}), else null. */
+    private KeySamples samples;
 
     RecordEncoder(Framing framing, ValueCodec values, long blockWidth, long streamWidth, String unit) {
         this.framing = framing;
@@ -104,6 +106,18 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         return count;
     }
 
+    /**
+     * Keeps the keys of records 0, K, 2K, … from now on (the stream must be empty) in
+     * {@code into}, and returns it. Byte units only: a bit-unit stream's keys are not kept.
+     */
+    public KeySamples sampleKeys(KeySamples into) {
+        if (count != 0 || framing.kind() != Framing.Kind.BYTES) {
+            throw new IllegalStateException("key samples are kept from the first record of a byte-unit stream");
+        }
+        samples = into;
+        return into;
+    }
+
     /** The block starts, in units from the stream's start; valid in [0, {@code size()}). */
     public LongList blockStarts() {
         return blockStarts;
@@ -157,6 +171,9 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         int keep = (int) (lcp / units(1));
         System.arraycopy(key, keep, previous, keep, keyLength - keep);
         previousLength = keyLength;
+        if (samples != null) {
+            samples.key(key, keyLength);
+        }
         count++;
     }
 
@@ -191,6 +208,9 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         copy(value, valueAt, valueLength);
         trackWidth(valueLength);
         previousLength = (int) (keyUnits / units(1));
+        if (samples != null) {
+            samples.encoded(retained, literal, literalAt, literalLength);
+        }
         count++;
     }
 

@@ -5,6 +5,7 @@ import dev.everett.api.Policy;
 import dev.everett.segment.fc.Framing;
 import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.bits.EliasFano;
+import dev.everett.segment.fc.KeySamples;
 import dev.everett.segment.fc.KeySource;
 import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Envelope;
@@ -85,6 +86,16 @@ public final class IndexBuilder {
      * @param secondary the secondary leaf, or null
      */
     public Built build(Path target, ObjectId nativeId, NativeReader natives, Catalog main, ObjectId secondaryId, NativeReader secondary) throws IOException {
+        return build(target, nativeId, natives, main, null, secondaryId, secondary);
+    }
+
+    /**
+     * As {@link #build(Path, ObjectId, NativeReader, Catalog, ObjectId, NativeReader)}, with the
+     * main target's occurrences 0, K, 2K, … given by {@code mainSamples} (if not null) instead of
+     * walked: the keys a terminal main's writer kept ({@link KeySamples}). The index is the same.
+     */
+    public Built build(Path target, ObjectId nativeId, NativeReader natives, Catalog main, KeySource mainSamples,
+                       ObjectId secondaryId, NativeReader secondary) throws IOException {
         Path dir = target.toAbsolutePath().getParent();
         int bits = IndexDirectory.classBits(k);
         try (AtomicFile out = new AtomicFile(target, durable);
@@ -107,7 +118,7 @@ public final class IndexBuilder {
             } else {
                 KeySource[] sources = {
                         natives.typed().stream().keys(),
-                        main == null ? null : everyKth(new AugmentedKeys(main)),
+                        main == null ? null : mainSamples != null ? mainSamples : everyKth(new AugmentedKeys(main)),
                         secondary == null ? null : everyKth(secondary.typed().stream().keys())};
                 v = merge(sources, streams, cuts, classes, flags);
             }

@@ -8,22 +8,42 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A temporary file that holds one section while the sections before it are still being
- * produced, so that building a file needs bounded memory. Deleted on close.
+ * One section held while the sections before it are still being produced: in memory up to
+ * {@link #MEMORY} bytes, past that in a temporary file (deleted on close), so that building a
+ * file needs bounded memory. Most sections are small (a routing catalog's, or a bottom
+ * catalog's cut words: 8 bytes per K records), and a temporary file each would cost a file
+ * creation and deletion per section for a few kilobytes.
  */
 final class Spill implements AutoCloseable {
-    private final Path path;
-    private final FileChannel channel;
+    /** Bytes a section keeps in memory before it moves to a temporary file. */
+    static final int MEMORY = 4 << 20;
+
+    private final Path dir;
+    private FileChannel channel;
     private final FileOutput out;
 
-    Spill(Path dir) throws IOException {
-        this.path = Files.createTempFile(dir, ".everett-", ".spill");
-        this.channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
-        this.out = new FileOutput(channel, 0);
+    Spill(Path dir) {
+        this(dir, MEMORY);
+    }
+
+    Spill(Path dir, int memory) {
+        this.dir = dir;
+        this.out = FileOutput.memoryFirst(memory, this::openFile);
+    }
+
+    private FileChannel openFile() throws IOException {
+        Path path = Files.createTempFile(dir, ".everett-", ".spill");
+        channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
+        return channel;
     }
 
     FileOutput out() {
         return out;
+    }
+
+    /** Whether the section outgrew its memory and moved to a temporary file. */
+    boolean inFile() {
+        return channel != null;
     }
 
     /** Bytes written so far. */
@@ -34,6 +54,10 @@ final class Spill implements AutoCloseable {
     /** Appends everything written to {@code target}; returns the next position there. */
     long copyTo(FileOutput target) throws IOException {
         out.flush();
+        if (channel == null) {
+            out.copyHeldTo(target);
+            return target.position();
+        }
         target.flush();
         FileChannel dst = target.channel();
         long at = target.position();
@@ -48,7 +72,8 @@ final class Spill implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        channel.close();
-        Files.deleteIfExists(path);
+        if (channel != null) {
+            channel.close(); // opened DELETE_ON_CLOSE: closing unlinks the file
+        }
     }
 }

@@ -170,6 +170,17 @@ public final class AtomicFile implements AutoCloseable {
         Files.deleteIfExists(temp);
     }
 
+    /**
+     * Creates {@code dir} and its parents if missing. A directory that exists costs one stat:
+     * {@link Files#createDirectories} would first try to create it, and the JDK raises and
+     * catches an exception for the existing directory, which every new object's path paid.
+     */
+    public static void ensureDirectory(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            Files.createDirectories(dir);
+        }
+    }
+
     public static void forceDirectory(Path dir) throws IOException {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);

@@ -8,6 +8,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.util.Arrays;
 import java.util.zip.CRC32C;
 
 /**
@@ -25,7 +26,13 @@ public final class FileOutput {
     private static final ValueLayout.OfLong WORD_LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfLong BE64_LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
-    private final FileChannel channel;
+    /** Null while a memory-first output holds everything in {@link #held}. */
+    private FileChannel channel;
+    /** Opens the file a memory-first output moves to once it outgrows {@link #heldLimit}. */
+    private final Overflow overflow;
+    private final int heldLimit;
+    private byte[] held;
+    private int heldBytes;
     private byte[] buffer = new byte[FIRST_BUFFER];
     private ByteBuffer wrapped = ByteBuffer.wrap(buffer);
     private int used;
@@ -38,10 +45,51 @@ public final class FileOutput {
     public FileOutput(FileChannel channel, long position) {
         this.channel = channel;
         this.flushedTo = position;
+        this.overflow = null;
+        this.heldLimit = 0;
     }
 
+    /** The file a memory-first output moves to, opened only if it is needed. */
+    public interface Overflow {
+        FileChannel open() throws IOException;
+    }
+
+    private FileOutput(int heldLimit, Overflow overflow) {
+        this.overflow = overflow;
+        this.heldLimit = heldLimit;
+        this.held = new byte[0];
+    }
+
+    /**
+     * An output from position 0 that keeps up to {@code limit} bytes in memory and only past
+     * that opens a file ({@code overflow}) and writes everything there: a scratch section that is
+     * usually small costs no file.
+     */
+    public static FileOutput memoryFirst(int limit, Overflow overflow) {
+        return new FileOutput(limit, overflow);
+    }
+
+    /** The file written, or null while a memory-first output holds everything in memory. */
     public FileChannel channel() {
         return channel;
+    }
+
+    /**
+     * Appends what a memory-first output holds in memory (it has no file: {@link #channel()} is
+     * null) to {@code target}, without checksumming it again.
+     */
+    public void copyHeldTo(FileOutput target) throws IOException {
+        flush();
+        if (channel != null) {
+            throw new IllegalStateException("the output moved to a file");
+        }
+        target.flush();
+        ByteBuffer b = ByteBuffer.wrap(held, 0, heldBytes);
+        long at = target.position();
+        while (b.hasRemaining()) {
+            at += target.channel.write(b, at);
+        }
+        target.skip(heldBytes, crc());
     }
 
     /**
@@ -194,6 +242,32 @@ public final class FileOutput {
         }
     }
 
+    /**
+     * Keeps {@code b} in memory if it fits under the limit; else opens the overflow file and
+     * writes what was held there first (false: the caller writes {@code b} after it).
+     */
+    private boolean hold(ByteBuffer b) throws IOException {
+        int n = b.remaining();
+        if (heldBytes + n <= heldLimit) {
+            if (held.length < heldBytes + n) {
+                held = Arrays.copyOf(held, Math.min(heldLimit, Math.max(heldBytes + n, 2 * held.length)));
+            }
+            b.get(held, heldBytes, n);
+            heldBytes += n;
+            flushedTo += n;
+            return true;
+        }
+        channel = overflow.open();
+        ByteBuffer h = ByteBuffer.wrap(held, 0, heldBytes);
+        long at = 0;
+        while (h.hasRemaining()) {
+            at += channel.write(h, at);
+        }
+        held = null;
+        heldBytes = 0;
+        return false;
+    }
+
     public void flush() throws IOException {
         wrapped.clear().limit(used);
         writeFully(wrapped);
@@ -203,6 +277,9 @@ public final class FileOutput {
     private void writeFully(ByteBuffer b) throws IOException {
         crc.update(b.duplicate());
         bytesSinceCombine += b.remaining();
+        if (channel == null && hold(b)) {
+            return;
+        }
         while (b.hasRemaining()) {
             flushedTo += channel.write(b, flushedTo);
         }

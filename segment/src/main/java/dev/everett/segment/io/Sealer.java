@@ -1,6 +1,7 @@
 package dev.everett.segment.io;
 
 import dev.everett.api.Policy;
+import dev.everett.segment.fc.KeySamples;
 import java.io.IOException;
 import java.util.zip.CRC32C;
 
@@ -18,6 +19,15 @@ public final class Sealer {
      * @return the envelope written
      */
     public static Envelope seal(AtomicFile out, Envelope.Kind kind, Policy policy, long commonWidth, long count, BodyCrc body) throws IOException {
+        return seal(out, kind, policy, commonWidth, count, body, null);
+    }
+
+    /**
+     * As {@link #seal(AtomicFile, Envelope.Kind, Policy, long, long, BodyCrc)}, remembering a
+     * native's key samples (or null) with the sealed file ({@link WrittenFiles#takeSamples}).
+     */
+    public static Envelope seal(AtomicFile out, Envelope.Kind kind, Policy policy, long commonWidth, long count, BodyCrc body,
+                                KeySamples samples) throws IOException {
         long bodyBytes = body.length();
         boolean fixed = policy.valueWidth().isFixed();
         int flags = (fixed ? Envelope.FLAG_POLICY_WIDTH : 0) | (commonWidth >= 0 ? Envelope.FLAG_COMMON_WIDTH : 0);
@@ -30,7 +40,7 @@ public final class Sealer {
         header.flush();
         out.publish();
         if (kind == Envelope.Kind.NATIVE) {
-            WrittenFiles.sealed(out.target());
+            WrittenFiles.sealed(out.target(), samples);
         }
         return env;
     }

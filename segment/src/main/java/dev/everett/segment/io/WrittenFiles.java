@@ -1,5 +1,6 @@
 package dev.everett.segment.io;
 
+import dev.everett.segment.fc.KeySamples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,18 +31,62 @@ public final class WrittenFiles {
         }
     };
 
+    /** Bytes of key samples kept at most (the oldest are forgotten first). */
+    static final long SAMPLE_BYTES = 32L << 20;
+
+    /** A sealed native's key samples, until the index build above it takes them. */
+    private record Sampled(Sealed sealed, KeySamples samples) {
+    }
+
+    /** Guarded by {@link #SEALED}. */
+    private static final LinkedHashMap<Path, Sampled> SAMPLES = new LinkedHashMap<>();
+    private static long sampleBytes;
+
     private WrittenFiles() {
     }
 
-    /** Remembers {@code file} as just sealed by this process. */
-    static void sealed(Path file) throws IOException {
+    /**
+     * Remembers {@code file} as just sealed by this process, with the keys of its records
+     * 0, K, 2K, … if its writer kept them all ({@code samples} may be null).
+     */
+    static void sealed(Path file, KeySamples samples) throws IOException {
         Path p = file.toAbsolutePath().normalize();
         Sealed s = identity(p);
         synchronized (SEALED) {
             SEALED.remove(p);
+            dropSamples(p);
             if (s != null) {
                 SEALED.put(p, s);
+                if (samples != null && samples.complete() && samples.count() > 0 && samples.bytes() <= SAMPLE_BYTES) {
+                    SAMPLES.put(p, new Sampled(s, samples));
+                    sampleBytes += samples.bytes();
+                    while (sampleBytes > SAMPLE_BYTES) {
+                        dropSamples(SAMPLES.keySet().iterator().next());
+                    }
+                }
             }
+        }
+    }
+
+    /**
+     * The key samples its writer kept of {@code file} (see {@link KeySamples}), taken once, or
+     * null: none were kept, they were taken or forgotten, or the file is no longer the one
+     * sealed (same file key, size and modification time).
+     */
+    public static KeySamples takeSamples(Path file) throws IOException {
+        Path p = file.toAbsolutePath().normalize();
+        Sampled taken;
+        synchronized (SEALED) {
+            taken = SAMPLES.get(p);
+            dropSamples(p);
+        }
+        return taken != null && taken.sealed().equals(identity(p)) ? taken.samples() : null;
+    }
+
+    private static void dropSamples(Path p) {
+        Sampled gone = SAMPLES.remove(p);
+        if (gone != null) {
+            sampleBytes -= gone.samples().bytes();
         }
     }
 
@@ -63,6 +108,7 @@ public final class WrittenFiles {
         Path p = file.toAbsolutePath().normalize();
         synchronized (SEALED) {
             SEALED.remove(p);
+            dropSamples(p);
         }
     }
 

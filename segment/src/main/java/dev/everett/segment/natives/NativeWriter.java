@@ -6,6 +6,7 @@ import dev.everett.api.SegmentInfo;
 import dev.everett.api.SegmentWriter;
 import dev.everett.segment.bits.EliasFano;
 import dev.everett.segment.fc.Framing;
+import dev.everett.segment.fc.KeySamples;
 import dev.everett.segment.fc.RecordEncoder;
 import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Corruption;
@@ -13,6 +14,7 @@ import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.FileOutput;
 import dev.everett.segment.io.LongList;
 import dev.everett.segment.io.Sealer;
+import dev.everett.segment.io.WrittenFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -26,7 +28,8 @@ import java.nio.file.Path;
  * records go straight to a temporary file at their final offset (after the 96-byte envelope and
  * the format's directory) through the {@link RecordEncoder} that {@link Framing#newEncoder}
  * chose for the policy; memory holds only the previous key and one position per block, from
- * which the Elias–Fano directory is built at {@link #finish()}. Then come the sections, the
+ * which the Elias–Fano directory is built at {@link #finish()} (and, for byte units, every K-th
+ * key for the index build above the file, bounded: {@link KeySamples}). Then come the sections, the
  * directory and the envelope, and the file is published atomically.
  */
 public final class NativeWriter implements SegmentWriter {
@@ -41,6 +44,11 @@ public final class NativeWriter implements SegmentWriter {
     private AtomicFile out;
     private FileOutput fc;
     private final RecordEncoder records;
+    /**
+     * The keys of records 0, K, 2K, … (byte units), handed with the sealed file to the index
+     * build of the routing catalog above it ({@link WrittenFiles#takeSamples}); null for bit units.
+     */
+    private final KeySamples samples;
     private State state = State.OPEN;
     /** Set once {@link #appendEncoded} has been used: the previous key's bytes are no longer kept. */
     private boolean encodedOnly;
@@ -64,6 +72,7 @@ public final class NativeWriter implements SegmentWriter {
         this.out = new AtomicFile(target);
         this.fc = new FileOutput(out.channel(), fcStart);
         this.records = Framing.newEncoder(policy, fc, streamWidth);
+        this.samples = framing.kind() == Framing.Kind.BYTES ? records.sampleKeys(new KeySamples(policy.groupSize())) : null;
     }
 
     @Override
@@ -198,7 +207,7 @@ public final class NativeWriter implements SegmentWriter {
         if (crc.length() != dir.bodyBytes()) {
             throw new IllegalStateException("wrote " + crc.length() + " body bytes, directory says " + dir.bodyBytes());
         }
-        Sealer.seal(out, Envelope.Kind.NATIVE, policy, width, count, crc);
+        Sealer.seal(out, Envelope.Kind.NATIVE, policy, width, count, crc, samples);
         state = State.FINISHED;
         return new SegmentInfo(out.target(), count, Envelope.BYTES + crc.length(), width);
     }

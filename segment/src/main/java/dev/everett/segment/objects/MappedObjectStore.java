@@ -20,6 +20,7 @@ import dev.everett.segment.cascade.ChainRunCursors;
 import dev.everett.segment.cascade.KeyMaterialiser;
 import dev.everett.segment.cascade.SegmentSeekCursor;
 import dev.everett.segment.index.Catalog;
+import dev.everett.segment.io.AtomicFile;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -48,7 +49,7 @@ public final class MappedObjectStore implements ObjectStore {
         }
         this.root = root;
         this.options = options;
-        Files.createDirectories(root);
+        AtomicFile.ensureDirectory(root);
         StoreDescriptor.check(root, policy);
         this.objects = new OpenObjects(root, policy, options.filters(), options.verifyChecksums());
     }
@@ -78,7 +79,7 @@ public final class MappedObjectStore implements ObjectStore {
         Objects.requireNonNull(id, "id");
         objects.writing(id);
         Path p = objects.nativePath(id);
-        Files.createDirectories(p.getParent());
+        AtomicFile.ensureDirectory(p.getParent());
         return p;
     }
 

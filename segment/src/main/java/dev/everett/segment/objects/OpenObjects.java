@@ -5,6 +5,8 @@ import dev.everett.api.FilterPolicy;
 import dev.everett.api.ObjectId;
 import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
+import dev.everett.segment.fc.KeySamples;
+import dev.everett.segment.fc.KeySource;
 import dev.everett.segment.filter.KeyFilter;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.index.IndexBuilder;
@@ -118,7 +120,7 @@ public final class OpenObjects implements AutoCloseable {
         Objects.requireNonNull(rule, "rule");
         Path p = nativePath(id);
         refuseExisting(p, id);
-        Files.createDirectories(p.getParent());
+        AtomicFile.ensureDirectory(p.getParent());
         NativeWriter w = new NativeWriter(p, policy, rule);
         writing(id);
         return w;
@@ -291,14 +293,19 @@ public final class OpenObjects implements AutoCloseable {
      * @throws FileAlreadyExistsException if an index of that identity exists
      */
     public Catalog index(ObjectId nativeId, Catalog main, ObjectId secondaryId, ObjectId indexId) throws IOException {
+        return index(nativeId, main, null, secondaryId, indexId);
+    }
+
+    /** As {@link #index(ObjectId, Catalog, ObjectId, ObjectId)}, with the main's samples if known. */
+    private Catalog index(ObjectId nativeId, Catalog main, KeySource mainSamples, ObjectId secondaryId, ObjectId indexId) throws IOException {
         Objects.requireNonNull(nativeId, "nativeId");
         Objects.requireNonNull(indexId, "indexId");
         NativeReader n = openNative(nativeId);
         NativeReader s = secondaryId == null ? null : openNative(secondaryId);
         Path p = indexPath(indexId);
         refuseExisting(p, indexId);
-        Files.createDirectories(p.getParent());
-        new IndexBuilder(policy).build(p, nativeId, n, main, secondaryId, s);
+        AtomicFile.ensureDirectory(p.getParent());
+        new IndexBuilder(policy).build(p, nativeId, n, main, mainSamples, secondaryId, s);
         filter(nativeId, n);
         if (secondaryId != null) {
             filter(secondaryId, s);
@@ -328,11 +335,26 @@ public final class OpenObjects implements AutoCloseable {
         if (secondaryId == null && main != null && main.virtualCount() <= k) {
             return main;
         }
-        Catalog head = index(emptyNative(), main, secondaryId);
+        Catalog head = index(emptyNative(), main, secondaryId == null ? keptSamples(main) : null, secondaryId, freshId());
         while (head.virtualCount() > k) {
             head = index(emptyNative(), head, null);
         }
         return head;
+    }
+
+    /**
+     * The keys of records 0, K, 2K, … that the writer of {@code main}'s native kept, if
+     * {@code main} is a terminal catalog (its virtual order is its native's records) over a native
+     * this process sealed and has not changed since: its head then samples them without walking
+     * every record again (the index bytes are the same). Else null, and the build walks.
+     */
+    private KeySource keptSamples(Catalog main) throws IOException {
+        if (main == null || main.main != null || main.secondary != null) {
+            return null;
+        }
+        KeySamples samples = WrittenFiles.takeSamples(nativePath(main.nativeId));
+        long records = main.nativeReader.recordCount();
+        return samples != null && samples.count() == (records + policy.groupSize() - 1) / policy.groupSize() ? samples.source() : null;
     }
 
     /**

@@ -1,0 +1,133 @@
+package dev.everett.segment.fc;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+/**
+ * The keys of records 0, K, 2K, … of a byte-unit stream, kept by its writer as the records go
+ * by. They are what the routing catalog above a just-written native samples from it, so that
+ * indexing the native does not walk every record again to find them. The writer stops keeping
+ * them past {@link #MAX_BYTES} (the index build then walks the native as it always could).
+ */
+public final class KeySamples {
+    /** Past this many key bytes the samples are given up: the writer's memory stays bounded. */
+    static final int MAX_BYTES = 16 << 20;
+
+    private final long k;
+    /** Records until the next sampled one (0: the next record is sampled). */
+    private long untilNext;
+    /** The previous key of an encoded stream (only its retained prefix is read). */
+    private byte[] running = new byte[64];
+    private byte[] bytes = new byte[256];
+    private int used;
+    /** End offset in {@link #bytes} of each sample. */
+    private int[] ends = new int[16];
+    private int count;
+    private boolean givenUp;
+
+    public KeySamples(long k) {
+        this.k = k;
+    }
+
+    /** A record of host key {@code key[0 .. length)}. */
+    void key(byte[] key, int length) {
+        if (untilNext-- == 0) {
+            untilNext = k - 1;
+            keep(key, length);
+        }
+    }
+
+    /**
+     * A record that keeps {@code retained} bytes of the previous key and adds
+     * {@code literal[at .. at + length)}: the running key is carried on every record, since a
+     * sample's prefix comes from the records before it.
+     */
+    void encoded(long retained, MemorySegment literal, long at, long length) {
+        int r = (int) retained;
+        int n = (int) length;
+        int keyLength = r + n;
+        if (running.length < keyLength) {
+            running = Arrays.copyOf(running, Math.max(keyLength, running.length * 2));
+        }
+        MemorySegment.copy(literal, ValueLayout.JAVA_BYTE, at, running, r, n);
+        if (untilNext-- == 0) {
+            untilNext = k - 1;
+            keep(running, keyLength);
+        }
+    }
+
+    private void keep(byte[] key, int length) {
+        if (givenUp) {
+            return;
+        }
+        if (used + length > MAX_BYTES) {
+            givenUp = true;
+            bytes = null;
+            ends = null;
+            return;
+        }
+        if (bytes.length < used + length) {
+            bytes = Arrays.copyOf(bytes, Math.max(used + length, bytes.length * 2));
+        }
+        System.arraycopy(key, 0, bytes, used, length);
+        used += length;
+        if (count == ends.length) {
+            ends = Arrays.copyOf(ends, count * 2);
+        }
+        ends[count++] = used;
+    }
+
+    /** False once the samples outgrew {@link #MAX_BYTES}: nothing is kept. */
+    public boolean complete() {
+        return !givenUp;
+    }
+
+    /** The samples kept: {@code ceil(records / K)} for a complete stream. */
+    public int count() {
+        return count;
+    }
+
+    /** Bytes of memory the samples hold. */
+    public long bytes() {
+        return givenUp ? 0 : (long) bytes.length + 4L * ends.length;
+    }
+
+    /** The samples in order, each key at the start of the buffer, lengths in bytes. */
+    public KeySource source() {
+        if (givenUp) {
+            throw new IllegalStateException("the key samples were given up");
+        }
+        return new KeySource() {
+            private int i = -1;
+            private byte[] key = new byte[64];
+            private int length;
+
+            @Override
+            public boolean next() {
+                if (i + 1 >= count) {
+                    i = count;
+                    return false;
+                }
+                i++;
+                int from = i == 0 ? 0 : ends[i - 1];
+                length = ends[i] - from;
+                if (key.length < length) {
+                    key = new byte[Math.max(length, key.length * 2)];
+                }
+                System.arraycopy(bytes, from, key, 0, length);
+                return true;
+            }
+
+            @Override
+            public byte[] keyBuffer() {
+                return key;
+            }
+
+            @Override
+            public long keyUnits() {
+                return length;
+            }
+        };
+    }
+}

@@ -1,0 +1,140 @@
+package dev.everett.segment.objects;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import dev.everett.api.BackspaceCode;
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.ObjectId;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentFormat;
+import dev.everett.api.Unit;
+import dev.everett.api.ValueGrammar;
+import dev.everett.api.ValueWidth;
+import dev.everett.segment.encoded.EncodedOutput;
+import dev.everett.segment.fc.KeySamples;
+import dev.everett.segment.index.Catalog;
+import dev.everett.segment.index.IndexBuilder;
+import dev.everett.segment.io.WrittenFiles;
+import dev.everett.segment.natives.NativeWriter;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The routing catalog above a just-written native samples the keys its writer kept instead of
+ * walking every record: the index it builds is byte for byte the walked one, for natives written
+ * from host keys ({@code put}) and from encoded records (the merger's path), and a file changed
+ * since it was sealed gives no samples.
+ */
+class WriterKeySamplesTest {
+    @TempDir
+    Path root;
+
+    private static Policy policy(long k, int w, ValueGrammar grammar) {
+        return new Policy(Unit.BYTE, w, k, ValueWidth.variable(), BackspaceCode.VARINT, grammar, SegmentFormat.KV02);
+    }
+
+    /** Distinct keys in order: long shared prefixes, short ones, sometimes the empty key. */
+    private static byte[][] keys(Random rnd, int n) {
+        TreeSet<byte[]> set = new TreeSet<>(Arrays::compareUnsigned);
+        if (rnd.nextInt(4) == 0) {
+            set.add(new byte[0]);
+        }
+        byte[] prefix = new byte[rnd.nextInt(40)];
+        rnd.nextBytes(prefix);
+        while (set.size() < n) {
+            int shared = rnd.nextInt(3) == 0 ? 0 : prefix.length;
+            byte[] k = Arrays.copyOf(prefix, shared + 1 + rnd.nextInt(12));
+            for (int i = shared; i < k.length; i++) {
+                k[i] = (byte) rnd.nextInt(rnd.nextBoolean() ? 4 : 256);
+            }
+            set.add(k);
+        }
+        return set.toArray(new byte[0][]);
+    }
+
+    @Test
+    void theSampledHeadIsTheWalkedHead() throws IOException {
+        Random rnd = new Random(0x5A3B1E5L);
+        int cases = 0;
+        for (long k : new long[] {3, 7, 15, 31}) {
+            for (int round = 0; round < 6; round++) {
+                boolean encoded = round % 2 == 1;
+                int n = switch (round) {
+                    case 0 -> 1;
+                    case 1 -> (int) k + 1;
+                    default -> 1 + rnd.nextInt(3000);
+                };
+                Policy p = policy(k, 1 + rnd.nextInt(20), encoded ? ValueGrammar.RAW : ValueGrammar.OPTIONAL);
+                Path dir = root.resolve("s" + cases++);
+                try (OpenObjects store = new OpenObjects(dir, p)) {
+                    ObjectId id = ObjectId.random();
+                    byte[][] keys = keys(rnd, n);
+                    write(store, p, id, keys, encoded, rnd);
+                    KeySamples samples = WrittenFiles.takeSamples(store.nativePath(id));
+                    assertNotNull(samples, "k=" + k + " n=" + n);
+                    assertEquals((n + k - 1) / k, samples.count());
+                    Catalog bottom = store.index(id, null, null);
+                    ObjectId empty = store.emptyNative();
+                    Path sampled = dir.resolve("sampled.ix");
+                    Path walked = dir.resolve("walked.ix");
+                    new IndexBuilder(p).build(sampled, empty, store.openNative(empty), bottom, samples.source(), null, null);
+                    new IndexBuilder(p).build(walked, empty, store.openNative(empty), bottom, null, null, null);
+                    assertArrayEquals(Files.readAllBytes(walked), Files.readAllBytes(sampled),
+                            "k=" + k + " n=" + n + (encoded ? " encoded" : " put"));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aNativeChangedSinceItWasSealedGivesNoSamples() throws IOException {
+        Policy p = policy(7, 7, ValueGrammar.OPTIONAL);
+        Random rnd = new Random(77);
+        try (OpenObjects store = new OpenObjects(root, p)) {
+            ObjectId id = ObjectId.random();
+            write(store, p, id, keys(rnd, 500), false, rnd);
+            Path kv = store.nativePath(id);
+            Path copy = kv.resolveSibling("copy");
+            Files.copy(kv, copy);
+            Files.move(copy, kv, StandardCopyOption.REPLACE_EXISTING);
+            assertNull(WrittenFiles.takeSamples(kv), "another file now");
+        }
+    }
+
+    private static void write(OpenObjects store, Policy p, ObjectId id, byte[][] keys, boolean encoded, Random rnd) throws IOException {
+        if (!encoded) {
+            try (NativeWriter w = store.newNative(id, CommonWidthRule.policy())) {
+                for (byte[] key : keys) {
+                    byte[] value = new byte[rnd.nextInt(5)];
+                    rnd.nextBytes(value);
+                    w.put(key, value);
+                }
+                w.finish();
+            }
+            return;
+        }
+        Files.createDirectories(store.nativePath(id).getParent());
+        try (EncodedOutput out = EncodedOutput.create(store.nativePath(id), p, CommonWidthRule.policy())) {
+            byte[] previous = null;
+            for (byte[] key : keys) {
+                int lcp = previous == null ? 0 : Arrays.mismatch(previous, key); // distinct keys: never -1
+                byte[] value = new byte[rnd.nextInt(5)];
+                rnd.nextBytes(value);
+                out.append(lcp, MemorySegment.ofArray(key), lcp, key.length - lcp, MemorySegment.ofArray(value), 0, value.length);
+                previous = key;
+            }
+            out.finish();
+        }
+    }
+}
