@@ -32,6 +32,9 @@ public final class KeySamples {
 
     /** A record of host key {@code key[0 .. length)}. */
     void key(byte[] key, int length) {
+        if (givenUp) {
+            return;
+        }
         if (untilNext-- == 0) {
             untilNext = k - 1;
             keep(key, length);
@@ -44,6 +47,9 @@ public final class KeySamples {
      * sample's prefix comes from the records before it.
      */
     void encoded(long retained, MemorySegment literal, long at, long length) {
+        if (givenUp) {
+            return; // nothing more is kept, so the running key is not needed either
+        }
         int r = (int) retained;
         int n = (int) length;
         int keyLength = r + n;
@@ -58,13 +64,11 @@ public final class KeySamples {
     }
 
     private void keep(byte[] key, int length) {
-        if (givenUp) {
-            return;
-        }
         if (used + length > MAX_BYTES) {
             givenUp = true;
             bytes = null;
             ends = null;
+            running = null;
             return;
         }
         if (bytes.length < used + length) {

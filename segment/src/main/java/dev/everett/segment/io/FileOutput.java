@@ -84,11 +84,7 @@ public final class FileOutput {
             throw new IllegalStateException("the output moved to a file");
         }
         target.flush();
-        ByteBuffer b = ByteBuffer.wrap(held, 0, heldBytes);
-        long at = target.position();
-        while (b.hasRemaining()) {
-            at += target.channel.write(b, at);
-        }
+        writeAt(target.channel, ByteBuffer.wrap(held, 0, heldBytes), target.position());
         target.skip(heldBytes, crc());
     }
 
@@ -258,11 +254,7 @@ public final class FileOutput {
             return true;
         }
         channel = overflow.open();
-        ByteBuffer h = ByteBuffer.wrap(held, 0, heldBytes);
-        long at = 0;
-        while (h.hasRemaining()) {
-            at += channel.write(h, at);
-        }
+        writeAt(channel, ByteBuffer.wrap(held, 0, heldBytes), 0);
         held = null;
         heldBytes = 0;
         return false;
@@ -280,8 +272,14 @@ public final class FileOutput {
         if (channel == null && hold(b)) {
             return;
         }
+        flushedTo = writeAt(channel, b, flushedTo);
+    }
+
+    /** Writes all of {@code b} at {@code at} of {@code ch}; returns the position after it. */
+    private static long writeAt(FileChannel ch, ByteBuffer b, long at) throws IOException {
         while (b.hasRemaining()) {
-            flushedTo += channel.write(b, flushedTo);
+            at += ch.write(b, at);
         }
+        return at;
     }
 }

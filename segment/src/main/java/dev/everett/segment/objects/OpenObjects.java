@@ -13,6 +13,7 @@ import dev.everett.segment.index.IndexBuilder;
 import dev.everett.segment.index.IndexDirectory;
 import dev.everett.segment.index.IndexReader;
 import dev.everett.segment.io.AtomicFile;
+import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.WrittenFiles;
 import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.natives.NativeWriter;
@@ -354,7 +355,7 @@ public final class OpenObjects implements AutoCloseable {
         }
         KeySamples samples = WrittenFiles.takeSamples(nativePath(main.nativeId));
         long records = main.nativeReader.recordCount();
-        return samples != null && samples.count() == (records + policy.groupSize() - 1) / policy.groupSize() ? samples.source() : null;
+        return samples != null && samples.count() == LittleEndian.ceilDiv(records, policy.groupSize()) ? samples.source() : null;
     }
 
     /**
