@@ -274,7 +274,31 @@ class StoreLifecycleTest {
         return ByteBuffer.allocate(Long.BYTES).putLong(value).array();
     }
 
+    /**
+     * Copies an open store's files as a crash would leave them. The store deletes a log or
+     * segment in the background once an edit made it obsolete; a file that vanishes between the
+     * listing and its copy means the copy mixes two moments, so it is thrown away and taken again
+     * (the deletion has happened by then).
+     */
     private static void copyTree(Path from, Path to) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                copyTreeOnce(from, to);
+                return;
+            } catch (java.nio.file.NoSuchFileException | java.io.UncheckedIOException e) {
+                if (attempt == 5) {
+                    throw e;
+                }
+                try (Stream<Path> partial = Files.walk(to)) {
+                    for (Path p : partial.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                        Files.delete(p);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void copyTreeOnce(Path from, Path to) throws IOException {
         try (Stream<Path> paths = Files.walk(from)) {
             for (Path path : (Iterable<Path>) paths::iterator) {
                 Path target = to.resolve(from.relativize(path).toString());
