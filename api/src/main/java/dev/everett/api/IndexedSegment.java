@@ -16,4 +16,13 @@ public interface IndexedSegment extends Chain {
 
     /** A cursor over the records inside {@code range}. */
     SeekCursor cursor(KeyRange range);
+
+    /**
+     * Whole-file bytes of the files this segment reads, taken from the open files (no
+     * file-system call): its native, its index files with the empty native its routing catalogs
+     * share, and its key filter (0 when it reads none).
+     *
+     * @throws IllegalStateException if this segment or its store is closed
+     */
+    SegmentFileBytes fileBytes();
 }

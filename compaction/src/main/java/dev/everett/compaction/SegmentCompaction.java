@@ -228,7 +228,7 @@ class SegmentCompaction implements CompactionJob {
                 if (o.segment().recordCount() == 0) {
                     continue; // every key dropped: the empty output is deleted with the unused ones below
                 }
-                metas.add(segments.describe(store, id, store.indexSegment(id), o.tombstones(), hostBlob));
+                metas.add(segments.describe(id, store.indexSegment(id), o.tombstones(), hostBlob));
             }
             List<SegmentMeta> result = List.copyOf(metas);
             installed(result);

@@ -1,5 +1,11 @@
 package dev.everett.compaction;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import dev.everett.api.ObjectStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -8,6 +14,7 @@ import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /** Seeded random runs for the model tests: a TreeMap per run, null values standing for tombstones. */
 final class Fixtures {
@@ -94,7 +101,7 @@ final class Fixtures {
     }
 
     /** Flips the bits of one byte in the middle of a native's body (past its 96-byte envelope header). */
-    static void damageBody(java.nio.file.Path kv) throws java.io.IOException {
+    static void damageBody(Path kv) throws IOException {
         try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(kv.toFile(), "rw")) {
             long at = 96 + (f.length() - 96) / 2;
             f.seek(at);
@@ -102,6 +109,28 @@ final class Fixtures {
             f.seek(at);
             f.write(x ^ 0x5A);
         }
+    }
+
+    /**
+     * Checks a segment's recorded file bytes against its directory on disk: every regular file
+     * under it but the store's descriptor and temporary files, the native by its identity, key
+     * filters by their suffix, the rest (indexes and the routing catalogs' empty native) as index.
+     */
+    static void assertFileBytesOnDisk(SegmentFiles files, SegmentMeta m) throws IOException {
+        Path root = files.segmentDirectory(m.id());
+        Path nativeFile = m.id().path(root, ".kv");
+        long[] bytes = new long[3];
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path f : (Iterable<Path>) all.filter(Files::isRegularFile)::iterator) {
+                String name = f.getFileName().toString();
+                if (name.startsWith(".") || f.equals(root.resolve(ObjectStore.DESCRIPTOR_NAME))) {
+                    continue;
+                }
+                bytes[f.equals(nativeFile) ? 0 : name.endsWith(".filter") ? 2 : 1] += Files.size(f);
+            }
+        }
+        assertArrayEquals(bytes, new long[] {m.nativeBytes(), m.indexBytes(), m.filterBytes()},
+                "native, index and filter bytes on disk of " + m);
     }
 
     static String hex(byte[] b) {

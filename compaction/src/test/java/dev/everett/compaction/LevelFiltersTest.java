@@ -80,6 +80,7 @@ class LevelFiltersTest {
                     for (SegmentMeta m : v.level(n)) {
                         assertEquals(filtered, m.filterBytes() > 0, "level " + n + ": " + m);
                         assertEquals(filtered ? 1 : 0, filterFiles(files.segmentDirectory(m.id())), "level " + n + " .filter files");
+                        Fixtures.assertFileBytesOnDisk(files, m);
                     }
                     SegmentHandle h = ((TreeVersion) v).core.handlesById().get(v.level(n).getFirst().id());
                     assertEquals(filtered, h.segment().filtered(), "level " + n + " lookups ask a filter");

@@ -60,6 +60,7 @@ class SegmentFilesTest {
                 assertEquals(records, m.records());
                 assertEquals(tombstones, m.tombstones());
                 assertTrue(m.nativeBytes() > 0 && m.indexBytes() > 0, m.toString());
+                Fixtures.assertFileBytesOnDisk(files, m);
                 if (last != null) {
                     assertTrue(java.util.Arrays.compareUnsigned(last, first) < 0, "segments in key order, disjoint");
                 }

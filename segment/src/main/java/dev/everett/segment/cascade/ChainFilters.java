@@ -6,7 +6,10 @@ import dev.everett.segment.filter.KeyHash;
 import dev.everett.segment.index.Catalog;
 import dev.everett.segment.natives.NativeReader;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The key filters of one chain, by level: for the catalog d levels below the head, the filter
@@ -61,6 +64,20 @@ public final class ChainFilters {
     }
 
     /** Rebuilds every filter from the chain below {@code head} (the one it was made from) and compares. */
+    /** Bytes of every filter file this chain reads, each counted once. */
+    public long fileBytes() {
+        long total = 0;
+        Set<KeyFilter> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (KeyFilter[] level : new KeyFilter[][] {natives, leaves}) {
+            for (KeyFilter f : level) {
+                if (f != null && seen.add(f)) {
+                    total += f.fileBytes();
+                }
+            }
+        }
+        return total;
+    }
+
     public void verify(Catalog head) {
         int d = 0;
         for (Catalog c = head; c != null; c = c.main, d++) {

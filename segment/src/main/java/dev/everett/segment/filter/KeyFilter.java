@@ -78,7 +78,8 @@ public final class KeyFilter implements AutoCloseable {
         return true;
     }
 
-    long fileBytes() {
+    /** The filter file's size in bytes (its mapping's). */
+    public long fileBytes() {
         return file.byteSize();
     }
 

@@ -99,6 +99,11 @@ public final class IndexReader implements AutoCloseable {
         return file;
     }
 
+    /** The index file's size in bytes (its mapping's). */
+    public long fileBytes() {
+        return file.byteSize();
+    }
+
     public Corruption corruption() {
         return corruption;
     }

@@ -12,6 +12,7 @@ import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.Policy;
 import dev.everett.api.RunCursors;
 import dev.everett.api.SeekCursor;
+import dev.everett.api.SegmentFileBytes;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentWriter;
 import dev.everett.segment.cascade.Cascade;
@@ -26,8 +27,10 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The host-facing {@link ObjectStore} over an {@link OpenObjects}. Everything it hands out is a
@@ -199,7 +202,7 @@ public final class MappedObjectStore implements ObjectStore {
     static class ChainView extends Handle implements Chain {
         final Cascade cascade;
         /** The chain's key filters, or null when lookups go straight to the cascade. */
-        private final ChainFilters filters;
+        final ChainFilters filters;
         private final CatalogRef head;
 
         ChainView(OpenObjects objects, Catalog head, Cascade cascade, ChainFilters filters) {
@@ -267,6 +270,21 @@ public final class MappedObjectStore implements ObjectStore {
         @Override
         String describe() {
             return "segment of native " + bottom.nativeId + " (head " + head().nativeId() + "/" + head().indexId() + ")";
+        }
+
+        @Override
+        public SegmentFileBytes fileBytes() {
+            live();
+            long index = 0;
+            Set<ObjectId> counted = new HashSet<>();
+            counted.add(bottom.nativeId);
+            for (Catalog c : path) {
+                index += c.index.fileBytes();
+                if (counted.add(c.nativeId)) {
+                    index += c.nativeReader.fileBytes(); // a routing catalog's empty native, shared
+                }
+            }
+            return new SegmentFileBytes(bottom.nativeReader.fileBytes(), index, filters == null ? 0 : filters.fileBytes());
         }
 
         /** A fresh reader handle each call, living as long as this segment: closing it ends that handle alone. */
