@@ -37,8 +37,15 @@ public final class Cascade {
     private final Catalog head;
     private final long k;
 
-    /** The main samples of the top catalogs, decoded; null if none fit (or none are wanted). */
-    private final RoutingCache routing;
+    /** Bytes of main-route samples the routing cache may decode (0: none). */
+    private final long routingBytes;
+    /**
+     * The main samples of the top catalogs, decoded on the first lookup ({@link #router()}), so
+     * a segment opened only to be merged or scanned never decodes them; {@link RoutingCache#NONE}
+     * if none fit (or none are wanted). A plain field: threads racing on the first lookup may
+     * each decode the same samples, and whichever result is seen is whole (its fields are final).
+     */
+    private RoutingCache routing;
 
     public Cascade(Catalog head) {
         this(head, dev.everett.api.ObjectStoreOptions.DEFAULT_ROUTING_CACHE_BYTES);
@@ -58,12 +65,32 @@ public final class Cascade {
             throw new IllegalArgumentException("a query head must hold at most K = " + k + " occurrences, catalog "
                     + head.nativeId + "/" + head.indexId + " holds " + head.virtualCount() + " (prepare one with prepareHead)");
         }
-        this.routing = routingBytes > 0 ? RoutingCache.of(head, routingBytes) : null;
+        this.routingBytes = routingBytes;
+        this.routing = routingBytes > 0 ? null : RoutingCache.NONE;
     }
 
-    /** The decoded main samples, or null. */
+    /** The decoded main samples (decoding them if no lookup has yet), or null if none are kept. */
     RoutingCache routing() {
-        return routing;
+        RoutingCache r = router();
+        return r == RoutingCache.NONE ? null : r;
+    }
+
+    /** True once the routing cache is decided (at construction only when none is wanted). */
+    boolean routingDecoded() {
+        return routing != null;
+    }
+
+    /** The routing cache, decoded now if this is the first lookup to need it. */
+    private RoutingCache router() {
+        RoutingCache r = routing;
+        if (r == null) {
+            r = RoutingCache.of(head, routingBytes);
+            if (r == null) {
+                r = RoutingCache.NONE;
+            }
+            routing = r;
+        }
+        return r;
     }
 
     public Catalog head() {
@@ -132,8 +159,8 @@ public final class Cascade {
         if (head.virtualCount() == 0) {
             return Lookup.absent();
         }
-        RoutingCache r = routing;
-        int jump = r == null ? -1 : r.jumpLevel(holders);
+        RoutingCache r = router();
+        int jump = r.jumpLevel(holders);
         if (jump >= 0) {
             // No catalog down to this one can hold Q: enter the cascade below it, at the group
             // its decoded samples choose.
@@ -180,8 +207,8 @@ public final class Cascade {
         }
         Catalog node = head;
         long g = 0;
-        RoutingCache r = routing;
-        int jump = r == null ? -1 : r.jumpLevel(ALL_HOLDERS);
+        RoutingCache r = router();
+        int jump = r.jumpLevel(ALL_HOLDERS);
         if (jump >= 0) {
             g = r.enter(jump, p.lower);
             if (g < 0) {
@@ -222,8 +249,8 @@ public final class Cascade {
         Catalog node = head;
         long g = 0;
         int d = 0;
-        RoutingCache r = routing;
-        int jump = r == null ? -1 : r.jumpLevel(ALL_HOLDERS);
+        RoutingCache r = router();
+        int jump = r.jumpLevel(ALL_HOLDERS);
         if (jump >= 0) {
             g = r.enter(jump, p.lower);
             if (g < 0) {

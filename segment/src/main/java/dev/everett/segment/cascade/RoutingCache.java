@@ -43,6 +43,9 @@ final class RoutingCache {
     /** Catalogs at the top with an empty native and no leaf. */
     private final int emptyTop;
 
+    /** No catalog decoded: every lookup starts at the head. */
+    static final RoutingCache NONE = new RoutingCache(new Catalog[0], new Samples[0], 0);
+
     private RoutingCache(Catalog[] catalogs, Samples[] samples, int emptyTop) {
         this.catalogs = catalogs;
         this.samples = samples;

@@ -101,8 +101,9 @@ class RoutingCacheTest {
                     while (expected < sizes.size() && sizes.get(expected) <= budget) {
                         expected++;
                     }
-                    RoutingCache r = cascade.routing();
                     String what = tag + " budget " + budget;
+                    assertEquals(budget == 0, cascade.routingDecoded(), what + ": decoded at the first lookup, not before");
+                    RoutingCache r = cascade.routing();
                     if (expected == 0) {
                         assertNull(r, what);
                     } else {
@@ -116,6 +117,11 @@ class RoutingCacheTest {
                 }
                 List<byte[]> probes = SegmentCursorTest.probes(rnd, model, 1, 100);
                 probes.addAll(aroundPrefix(prefix));
+                Cascade lazy = new Cascade(head, Long.MAX_VALUE >>> 8);
+                lazy.get(probes.getFirst(), probes.getFirst().length);
+                assertTrue(lazy.routingDecoded(), tag + ": the first lookup decodes the samples");
+                cascades.add(lazy);
+                budgets.add(Long.MAX_VALUE >>> 8);
                 assertEntersAtTheSample(tag, cascades.get(2), probes);
                 for (byte[] q : probes) {
                     int i = SegmentCursorTest.lowerBound(model, q);
