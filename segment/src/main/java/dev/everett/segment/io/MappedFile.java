@@ -18,11 +18,24 @@ public final class MappedFile {
      */
     public static MemorySegment readOnly(Path path, Arena arena) throws IOException {
         java.util.Objects.requireNonNull(path, "path");
+        // A directory opens for reading on Linux; only mapping it fails (or, when it reports no
+        // bytes, nothing fails at all). So the directory check runs on those paths alone, not as
+        // a stat before every file this process maps.
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            long size = ch.size();
+            if (size == 0) {
+                refuseDirectory(path);
+            }
+            return ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+        } catch (IOException e) {
+            refuseDirectory(path);
+            throw e;
+        }
+    }
+
+    private static void refuseDirectory(Path path) {
         if (java.nio.file.Files.isDirectory(path)) {
             throw new IllegalArgumentException(path + " is a directory, not an Everett file (a native .kv, an .index or a .filter)");
-        }
-        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-            return ch.map(FileChannel.MapMode.READ_ONLY, 0, ch.size(), arena);
         }
     }
 }
