@@ -1,6 +1,7 @@
 package dev.everett.cli;
 
 import dev.everett.api.CatalogRef;
+import dev.everett.api.DurableDirectories;
 import dev.everett.api.IndexedSegment;
 import dev.everett.api.ObjectId;
 import dev.everett.api.ObjectStore;
@@ -183,11 +184,7 @@ final class IndexChain {
     }
 
     static void forceDirectory(Path dir) throws IOException {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        } catch (IOException e) {
-            // Some file systems refuse to open or force directories; the renames are then as durable as they can be.
-        }
+        DurableDirectories.force(dir);
     }
 
     /** Deletes {@code root} and everything under it, if it exists. */

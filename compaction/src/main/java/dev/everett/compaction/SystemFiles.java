@@ -1,5 +1,6 @@
 package dev.everett.compaction;
 
+import dev.everett.api.DurableDirectories;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -21,11 +22,9 @@ final class SystemFiles implements StorageFiles {
 
     @Override
     public void createDirectories(Path dir) throws IOException {
-        // An existing directory costs one stat; Files.createDirectories would raise and catch an
-        // exception for it.
-        if (!Files.isDirectory(dir)) {
-            Files.createDirectories(dir);
-        }
+        // Each new directory forced into its parent; an existing one costs one stat
+        // (Files.createDirectories would raise and catch an exception for it).
+        DurableDirectories.create(dir);
     }
 
     @Override
@@ -62,9 +61,7 @@ final class SystemFiles implements StorageFiles {
 
     @Override
     public void forceDirectory(Path dir) throws IOException {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        }
+        DurableDirectories.force(dir);
     }
 
     @Override

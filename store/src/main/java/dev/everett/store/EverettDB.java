@@ -1,5 +1,6 @@
 package dev.everett.store;
 
+import dev.everett.api.DurableDirectories;
 import dev.everett.api.KeyRange;
 import dev.everett.api.Lookup;
 import dev.everett.api.Policy;
@@ -9,7 +10,6 @@ import dev.everett.compaction.LsmTree;
 import dev.everett.compaction.SegmentMeta;
 import dev.everett.compaction.TreeCursor;
 import dev.everett.compaction.Version;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -31,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+
 
 /**
  * An embedded, ordered key-value store with RocksJava's shape whose sorted runs are Everett
@@ -142,7 +143,7 @@ public final class EverettDB implements AutoCloseable {
             if (!options.createIfMissing()) {
                 throw new IllegalArgumentException("createIfMissing: " + dir + " does not exist and createIfMissing is false");
             }
-            Files.createDirectories(dir);
+            DurableDirectories.create(dir);
         }
         this.lockChannel = FileChannel.open(dir.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         FileLock l;

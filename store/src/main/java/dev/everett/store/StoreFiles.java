@@ -1,5 +1,6 @@
 package dev.everett.store;
 
+import dev.everett.api.DurableDirectories;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -149,14 +150,7 @@ interface StoreFiles {
         }
 
         private static void forceDirectory(Path dir) throws IOException {
-            try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-                ch.force(true);
-            } catch (IOException e) {
-                // Some platforms cannot open a directory for forcing; where they can, a failure is real.
-                if (!System.getProperty("os.name", "").startsWith("Windows")) {
-                    throw e;
-                }
-            }
+            DurableDirectories.force(dir);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.everett.streams;
 
+import dev.everett.api.DurableDirectories;
 import dev.everett.api.PolicyMismatchException;
 import dev.everett.store.DBOptions;
 import dev.everett.store.EverettDB;
@@ -184,7 +185,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private EverettDB openDatabase(DBOptions dbOptions) {
         boolean holdsFiles;
         try {
-            Files.createDirectories(directory.getParent());
+            DurableDirectories.create(directory.getParent());
             holdsFiles = Files.isDirectory(directory) && hasEntries(directory);
         } catch (IOException e) {
             throw new ProcessorStateException("Everett store " + name + ": cannot create " + directory.getParent() + ": " + e.getMessage(), e);

@@ -1,6 +1,6 @@
 package dev.everett.segment.io;
 
-
+import dev.everett.api.DurableDirectories;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
+
 
 /**
  * A file written under a temporary name beside its target and published in one step: force the
@@ -171,20 +172,17 @@ public final class AtomicFile implements AutoCloseable {
     }
 
     /**
-     * Creates {@code dir} and its parents if missing. A directory that exists costs one stat:
-     * {@link Files#createDirectories} would first try to create it, and the JDK raises and
-     * catches an exception for the existing directory, which every new object's path paid.
+     * Creates {@code dir} and its parents if missing, each forced into its parent
+     * ({@link DurableDirectories}). A directory that exists costs one stat: {@link
+     * Files#createDirectories} would first try to create it, and the JDK raises and catches an
+     * exception for the existing directory, which every new object's path paid.
      */
     public static void ensureDirectory(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            Files.createDirectories(dir);
-        }
+        DurableDirectories.create(dir);
     }
 
     public static void forceDirectory(Path dir) throws IOException {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        }
+        DurableDirectories.force(dir);
     }
 
     /** Discards the temporary file unless it was published. */

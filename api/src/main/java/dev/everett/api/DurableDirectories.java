@@ -1,0 +1,79 @@
+package dev.everett.api;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.Deque;
+
+/**
+ * Creates directories so that they survive a crash of the machine, not just of the process. A
+ * new directory's name is an entry of its parent, as durable as the parent's forced state: a
+ * file published below it (temporary file, force, atomic rename, force its directory) can
+ * otherwise vanish with a directory the machine never wrote back. So each directory created here
+ * is forced into its parent before this returns. Object stores, segment directories and stores
+ * create theirs through this; a host that creates the root of a store should too.
+ */
+public final class DurableDirectories {
+    /** Forces one directory's entries to the device. */
+    @FunctionalInterface
+    interface Force {
+        void directory(Path dir) throws IOException;
+    }
+
+    private DurableDirectories() {
+    }
+
+    /**
+     * Creates {@code dir} and every missing parent, top down, forcing the parent of each one
+     * created. An existing directory costs one stat and nothing else.
+     *
+     * @throws FileAlreadyExistsException if {@code dir} or a parent exists and is not a directory
+     */
+    public static void create(Path dir) throws IOException {
+        create(dir, DurableDirectories::force);
+    }
+
+    /** As {@link #create(Path)}, forcing through {@code force}. */
+    static void create(Path dir, Force force) throws IOException {
+        if (Files.isDirectory(dir)) {
+            return;
+        }
+        Deque<Path> missing = new ArrayDeque<>();
+        for (Path p = dir.toAbsolutePath(); p != null && !Files.isDirectory(p); p = p.getParent()) {
+            missing.push(p);
+        }
+        for (Path p : missing) {
+            try {
+                Files.createDirectory(p);
+            } catch (FileAlreadyExistsException e) {
+                if (!Files.isDirectory(p)) {
+                    throw e;
+                }
+                // Another thread or process created it: force its entry all the same, since
+                // that creator may not have done so yet when this caller goes on to publish.
+            }
+            force.directory(p.getParent());
+        }
+    }
+
+    /**
+     * Forces the entries of directory {@code dir} to the device. Windows cannot open a directory
+     * for this (its renames are durable by themselves), so there a failure is ignored; anywhere
+     * else it is real and thrown.
+     */
+    public static void force(Path dir) throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException e) {
+            if (!WINDOWS) {
+                throw e;
+            }
+        }
+    }
+
+    private static final boolean WINDOWS = System.getProperty("os.name", "").startsWith("Windows");
+}
