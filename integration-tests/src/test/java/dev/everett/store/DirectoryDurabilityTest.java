@@ -9,10 +9,10 @@ import dev.everett.integration.InterposedFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -22,15 +22,16 @@ import org.junit.jupiter.params.provider.EnumSource;
  * in its parent, durable only once the parent is forced; until then a machine crash may take it,
  * with every file published below it, although the manifest already names them. Killing the
  * process cannot show this (the page cache survives it), so the test watches the operations
- * instead: every directory created must have its parent forced after its creation and before the
- * next force of a manifest (the edit that may name what lies below it), and before the store
- * closes.
+ * instead: on the thread that creates a directory, the next file-system step watched here (a
+ * directory created or forced, a file forced) must force that directory's parent, so nothing that
+ * thread publishes below it, and no manifest edit naming that, comes first. Background jobs run
+ * on other threads meanwhile, so the order is checked per thread.
  */
 class DirectoryDurabilityTest {
     @TempDir
     Path tempDir;
 
-    private record Event(InterposedFiles.Op op, Path path) {
+    private record Event(long thread, InterposedFiles.Op op, Path path) {
     }
 
     /** Every create, force and directory force, in order. */
@@ -40,7 +41,7 @@ class DirectoryDurabilityTest {
         @Override
         public synchronized void before(InterposedFiles.Op op, Path file) {
             if (op == InterposedFiles.Op.CREATE_DIRECTORY || op == InterposedFiles.Op.DIRECTORY_FORCE || op == InterposedFiles.Op.FORCE) {
-                events.add(new Event(op, file.toAbsolutePath().normalize()));
+                events.add(new Event(Thread.currentThread().threadId(), op, file.toAbsolutePath().normalize()));
             }
         }
 
@@ -71,27 +72,24 @@ class DirectoryDurabilityTest {
             FaultInjectionTest.checkReads(db, m, where, false);
         }
         assertEquals(List.of(), errors, where);
-        Set<Path> unforced = new LinkedHashSet<>();
+        // Per thread, the directory created last and not yet forced into its parent.
+        Map<Long, Path> pending = new HashMap<>();
         int created = 0;
         int manifestForces = 0;
         for (Event e : recorder.events()) {
-            switch (e.op()) {
-                case CREATE_DIRECTORY -> {
-                    unforced.add(e.path());
-                    created++;
-                }
-                case DIRECTORY_FORCE -> unforced.removeIf(p -> e.path().equals(p.getParent()));
-                case FORCE -> {
-                    if (FileKinds.of(e.path()).equals("manifest")) {
-                        manifestForces++;
-                        assertEquals(Set.of(), unforced, where + ": directories not yet forced into their parents when "
-                                + tempDir.relativize(e.path()) + " was forced");
-                    }
-                }
-                default -> { }
+            Path waiting = pending.remove(e.thread());
+            if (waiting != null && !(e.op() == InterposedFiles.Op.DIRECTORY_FORCE && e.path().equals(waiting.getParent()))) {
+                throw new AssertionError(where + ": " + tempDir.relativize(waiting) + " was created, then " + e.op() + " "
+                        + tempDir.relativize(e.path()) + " on the same thread before its parent was forced");
+            }
+            if (e.op() == InterposedFiles.Op.CREATE_DIRECTORY) {
+                pending.put(e.thread(), e.path());
+                created++;
+            } else if (e.op() == InterposedFiles.Op.FORCE && FileKinds.of(e.path()).equals("manifest")) {
+                manifestForces++;
             }
         }
-        assertEquals(Set.of(), unforced, where + ": directories never forced into their parents");
+        assertEquals(Map.of(), pending, where + ": directories created last on their threads, never forced into their parents");
         // The store made segment and object directories and committed edits: the check had work.
         assertTrue(created > 10 && manifestForces > 3, where + ": " + created + " directories created, " + manifestForces + " manifest forces");
     }
