@@ -23,6 +23,11 @@ final class BitSpanKey extends SpanKey {
     }
 
     @Override
+    void track(long lit, long r, long n) {
+        // Bit keys are compared through their spans only.
+    }
+
+    @Override
     void build(long lit, long r, long n) {
         long bytes = (length + 7) >>> 3;
         if (built.length < bytes) {

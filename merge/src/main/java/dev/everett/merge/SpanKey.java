@@ -103,11 +103,15 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
             push(lit, r, r + n);
         }
         length = r + n;
+        track(lit, r, n);
         if (built != null) {
             build(lit, r, n);
         }
         return lcp;
     }
+
+    /** Follows the new key (kept prefix r, then n units at lit) in whatever the unit caches of it. */
+    abstract void track(long lit, long r, long n);
 
     /** Copies the new literal (n units at lit, kept prefix r) into {@link #built}. */
     abstract void build(long lit, long r, long n);
@@ -191,7 +195,12 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
      * on [0, from): returns a negative, zero or positive number, and puts the exact unit LCP in
      * {@code common[0]}. Walks both span stacks run by run; the unit's class compares the runs.
      */
-    final int compareFrom(SpanKey other, long from, long[] common) {
+    int compareFrom(SpanKey other, long from, long[] common) {
+        return compareSpansFrom(other, from, common);
+    }
+
+    /** {@link #compareFrom} by walking both span stacks. */
+    final int compareSpansFrom(SpanKey other, long from, long[] common) {
         long u = from;
         long limit = Math.min(length, other.length);
         while (u < limit) {
