@@ -3,6 +3,7 @@ package dev.everett.merge;
 import dev.everett.segment.encoded.EncodedRecords;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -12,6 +13,7 @@ import java.util.Arrays;
  * word comparisons instead of a walk of both span stacks.
  */
 final class ByteSpanKey extends SpanKey {
+    private static final ValueLayout.OfLong BIG_ENDIAN_WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     /** Bytes the words hold. */
     private static final int WORD_BYTES = 16;
     /** Key bytes [0, 8) and [8, 16), most significant first, zero past the key's end. */
@@ -27,22 +29,42 @@ final class ByteSpanKey extends SpanKey {
         if (r >= WORD_BYTES) {
             return; // the first 16 bytes are kept
         }
-        // Clear bytes [r, 16), then copy the literal's bytes that fall below 16.
-        if (r < 8) {
-            w0 &= r == 0 ? 0 : -1L << (64 - 8 * r);
-            w1 = 0;
-        } else {
-            w1 &= r == 8 ? 0 : -1L << (64 - 8 * (r - 8));
-        }
+        // Keep bytes [0, r), then place the literal's first m bytes at r (zero after them).
         long m = Math.min(n, WORD_BYTES - r);
-        for (long i = 0; i < m; i++) {
-            long b = source.get(ValueLayout.JAVA_BYTE, lit + i) & 0xFFL;
-            long p = r + i;
-            if (p < 8) {
-                w0 |= b << (56 - 8 * p);
-            } else {
-                w1 |= b << (56 - 8 * (p - 8));
+        long a;
+        long b;
+        if (lit + WORD_BYTES <= source.byteSize()) {
+            a = source.get(BIG_ENDIAN_WORD, lit);
+            b = source.get(BIG_ENDIAN_WORD, lit + 8);
+        } else {
+            a = 0;
+            b = 0;
+            for (long i = 0; i < m; i++) {
+                long v = source.get(ValueLayout.JAVA_BYTE, lit + i) & 0xFFL;
+                if (i < 8) {
+                    a |= v << (56 - 8 * i);
+                } else {
+                    b |= v << (56 - 8 * (i - 8));
+                }
             }
+        }
+        // The literal's first m bytes: a 128-bit value (a, b) masked to its top m bytes.
+        if (m < 8) {
+            a &= m == 0 ? 0 : -1L << (64 - 8 * m);
+            b = 0;
+        } else {
+            b &= m == 8 ? 0 : m == 16 ? -1L : -1L << (64 - 8 * (m - 8));
+        }
+        // Shifted right by r bytes, below the kept prefix.
+        int shift = (int) (8 * r);
+        if (shift == 0) {
+            w0 = a;
+            w1 = b;
+        } else if (shift < 64) {
+            w0 = (w0 & (-1L << (64 - shift))) | (a >>> shift);
+            w1 = (b >>> shift) | (a << (64 - shift));
+        } else {
+            w1 = (shift == 64 ? 0 : w1 & (-1L << (128 - shift))) | (a >>> (shift - 64));
         }
     }
 
