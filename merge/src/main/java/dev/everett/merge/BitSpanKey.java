@@ -14,7 +14,7 @@ import java.util.Arrays;
  */
 final class BitSpanKey extends SpanKey {
     BitSpanKey(EncodedRecords records, int index) {
-        super(records, index);
+        super(records, index, 0);
     }
 
     @Override
@@ -25,6 +25,11 @@ final class BitSpanKey extends SpanKey {
     @Override
     void track(long lit, long r, long n) {
         // Bit keys are compared through their spans only.
+    }
+
+    @Override
+    int compareCached(SpanKey other, long[] common) {
+        throw new AssertionError("bit keys cache no units");
     }
 
     @Override

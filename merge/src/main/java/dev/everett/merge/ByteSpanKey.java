@@ -21,7 +21,7 @@ final class ByteSpanKey extends SpanKey {
     private long w1;
 
     ByteSpanKey(EncodedRecords records, int index) {
-        super(records, index);
+        super(records, index, WORD_BYTES);
     }
 
     @Override
@@ -68,15 +68,9 @@ final class ByteSpanKey extends SpanKey {
         }
     }
 
-    /**
-     * Decided by the words when the keys differ within their first 16 bytes, or one ends there;
-     * otherwise by the spans from byte 16 on.
-     */
+    /** The two words decide when the keys differ within their first 16 bytes, or one ends there. */
     @Override
-    int compareFrom(SpanKey other, long from, long[] common) {
-        if (from >= WORD_BYTES) {
-            return compareSpansFrom(other, from, common);
-        }
+    int compareCached(SpanKey other, long[] common) {
         ByteSpanKey o = (ByteSpanKey) other;
         long limit = Math.min(length, o.length);
         long x = w0 ^ o.w0;
@@ -88,7 +82,7 @@ final class ByteSpanKey extends SpanKey {
             }
             // Past the shorter key's end: the difference is the other key's bytes against zero padding.
         } else if (limit > WORD_BYTES) {
-            return compareSpansFrom(other, WORD_BYTES, common);
+            return UNDECIDED;
         }
         // Equal up to the shorter key's end, which lies within the first 16 bytes.
         common[0] = limit;

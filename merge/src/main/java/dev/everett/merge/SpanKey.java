@@ -35,11 +35,24 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
     /** When a key-aware merger needs keys, the current key kept built, literal by literal. */
     byte[] built;
 
-    SpanKey(EncodedRecords records, int index) {
+    /** Units at the front of the key that {@link #compareCached} decides on (0: none). */
+    private final long cachedUnits;
+    /** {@link #compareCached}'s answer when both keys are longer than the cached units and agree on them. */
+    static final int UNDECIDED = Integer.MIN_VALUE;
+
+    SpanKey(EncodedRecords records, int index, long cachedUnits) {
         this.records = records;
         this.source = records.source();
         this.index = index;
+        this.cachedUnits = cachedUnits;
     }
+
+    /**
+     * Compares this key with {@code other} on the cached front units alone (both agree below the
+     * comparison's start, which lies among them): the order, with the exact LCP in
+     * {@code common[0]}, when they differ there or one key ends there; else {@link #UNDECIDED}.
+     */
+    abstract int compareCached(SpanKey other, long[] common);
 
     /** The span key of an input in its own unit. */
     static SpanKey of(EncodedRecords records, int index) {
@@ -195,13 +208,16 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
      * on [0, from): returns a negative, zero or positive number, and puts the exact unit LCP in
      * {@code common[0]}. Walks both span stacks run by run; the unit's class compares the runs.
      */
-    int compareFrom(SpanKey other, long from, long[] common) {
-        return compareSpansFrom(other, from, common);
-    }
-
-    /** {@link #compareFrom} by walking both span stacks. */
-    final int compareSpansFrom(SpanKey other, long from, long[] common) {
+    final int compareFrom(SpanKey other, long from, long[] common) {
         long u = from;
+        if (u < cachedUnits) {
+            // Within the units the key caches: decided there unless both keys agree on all of them.
+            int c = compareCached(other, common);
+            if (c != UNDECIDED) {
+                return c;
+            }
+            u = cachedUnits;
+        }
         long limit = Math.min(length, other.length);
         while (u < limit) {
             int a = spanOf(u);
