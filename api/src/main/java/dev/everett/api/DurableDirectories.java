@@ -28,8 +28,10 @@ public final class DurableDirectories {
     }
 
     /**
-     * Creates {@code dir} and every missing parent, top down, forcing the parent of each one
-     * created. An existing directory costs one stat and nothing else.
+     * Creates {@code dir} and every missing parent, top down, then forces the parent of each one
+     * created. An existing directory costs one stat and nothing else. The forces follow all the
+     * creations rather than each one: on a journaling file system the first force commits every
+     * creation at once, and the forces after it find little or nothing left to write.
      *
      * @throws FileAlreadyExistsException if {@code dir} or a parent exists and is not a directory
      */
@@ -56,6 +58,8 @@ public final class DurableDirectories {
                 // Another thread or process created it: force its entry all the same, since
                 // that creator may not have done so yet when this caller goes on to publish.
             }
+        }
+        for (Path p : missing) {
             force.directory(p.getParent());
         }
     }

@@ -10,9 +10,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -22,10 +24,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * in its parent, durable only once the parent is forced; until then a machine crash may take it,
  * with every file published below it, although the manifest already names them. Killing the
  * process cannot show this (the page cache survives it), so the test watches the operations
- * instead: on the thread that creates a directory, the next file-system step watched here (a
- * directory created or forced, a file forced) must force that directory's parent, so nothing that
- * thread publishes below it, and no manifest edit naming that, comes first. Background jobs run
- * on other threads meanwhile, so the order is checked per thread.
+ * instead: every directory a thread creates must have its parent forced before that thread next
+ * forces a file (each publish forces its file first), so nothing it publishes below the
+ * directory, and no manifest edit naming that, comes first. Background jobs run on other threads
+ * meanwhile, so the order is checked per thread.
  */
 class DirectoryDurabilityTest {
     @TempDir
@@ -72,23 +74,32 @@ class DirectoryDurabilityTest {
             FaultInjectionTest.checkReads(db, m, where, false);
         }
         assertEquals(List.of(), errors, where);
-        // Per thread, the directory created last and not yet forced into its parent.
-        Map<Long, Path> pending = new HashMap<>();
+        // Per thread, the directories created and not yet forced into their parents.
+        Map<Long, Set<Path>> pending = new HashMap<>();
         int created = 0;
         int manifestForces = 0;
         for (Event e : recorder.events()) {
-            Path waiting = pending.remove(e.thread());
-            if (waiting != null && !(e.op() == InterposedFiles.Op.DIRECTORY_FORCE && e.path().equals(waiting.getParent()))) {
-                throw new AssertionError(where + ": " + tempDir.relativize(waiting) + " was created, then " + e.op() + " "
-                        + tempDir.relativize(e.path()) + " on the same thread before its parent was forced");
-            }
-            if (e.op() == InterposedFiles.Op.CREATE_DIRECTORY) {
-                pending.put(e.thread(), e.path());
-                created++;
-            } else if (e.op() == InterposedFiles.Op.FORCE && FileKinds.of(e.path()).equals("manifest")) {
-                manifestForces++;
+            Set<Path> waiting = pending.computeIfAbsent(e.thread(), t -> new LinkedHashSet<>());
+            switch (e.op()) {
+                case CREATE_DIRECTORY -> {
+                    waiting.add(e.path());
+                    created++;
+                }
+                case DIRECTORY_FORCE -> waiting.removeIf(p -> e.path().equals(p.getParent()));
+                case FORCE -> {
+                    if (!waiting.isEmpty()) {
+                        throw new AssertionError(where + ": " + tempDir.relativize(e.path()) + " was forced while "
+                                + waiting.stream().map(p -> tempDir.relativize(p).toString()).toList()
+                                + ", created on the same thread, were not yet forced into their parents");
+                    }
+                    if (FileKinds.of(e.path()).equals("manifest")) {
+                        manifestForces++;
+                    }
+                }
+                default -> { }
             }
         }
+        pending.values().removeIf(Set::isEmpty);
         assertEquals(Map.of(), pending, where + ": directories created last on their threads, never forced into their parents");
         // The store made segment and object directories and committed edits: the check had work.
         assertTrue(created > 10 && manifestForces > 3, where + ": " + created + " directories created, " + manifestForces + " manifest forces");
