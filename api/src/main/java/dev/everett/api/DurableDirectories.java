@@ -18,6 +18,8 @@ import java.util.Deque;
  * create theirs through this; a host that creates the root of a store should too.
  */
 public final class DurableDirectories {
+    private static final boolean WINDOWS = System.getProperty("os.name", "").startsWith("Windows");
+
     /** Forces one directory's entries to the device. */
     @FunctionalInterface
     interface Force {
@@ -78,6 +80,4 @@ public final class DurableDirectories {
             }
         }
     }
-
-    private static final boolean WINDOWS = System.getProperty("os.name", "").startsWith("Windows");
 }

@@ -94,7 +94,7 @@ final class IndexChain {
                 Files.move(dir, old, StandardCopyOption.ATOMIC_MOVE);
             }
             Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-            forceDirectory(dir.toAbsolutePath().getParent());
+            DurableDirectories.force(dir.toAbsolutePath().getParent());
             if (old != null) {
                 deleteTree(old);
             }
@@ -178,13 +178,9 @@ final class IndexChain {
     private static void forceTree(Path root) throws IOException {
         try (Stream<Path> paths = Files.walk(root)) {
             for (Path p : paths.filter(Files::isDirectory).toList()) {
-                forceDirectory(p);
+                DurableDirectories.force(p);
             }
         }
-    }
-
-    static void forceDirectory(Path dir) throws IOException {
-        DurableDirectories.force(dir);
     }
 
     /** Deletes {@code root} and everything under it, if it exists. */

@@ -43,9 +43,6 @@ public interface StorageFiles {
     /** True if the path exists. */
     boolean exists(Path path);
 
-    /** The size of a file in bytes. */
-    long size(Path file) throws IOException;
-
     /**
      * Makes {@code link} a second name of the existing file {@code existing} (a hard link), so
      * an immutable file can belong to two directories without a copy.

@@ -87,9 +87,4 @@ final class SystemFiles implements StorageFiles {
     public boolean exists(Path path) {
         return Files.exists(path);
     }
-
-    @Override
-    public long size(Path file) throws IOException {
-        return Files.size(file);
-    }
 }

@@ -71,11 +71,6 @@ final class FaultyFiles implements StorageFiles {
     }
 
     @Override
-    public long size(Path file) throws IOException {
-        return real.size(file);
-    }
-
-    @Override
     public void link(Path link, Path existing) throws IOException {
         maybeFail("link", link);
         real.link(link, existing);

@@ -242,11 +242,6 @@ final class Faults {
             }
 
             @Override
-            public long size(Path file) throws IOException {
-                return real.size(file);
-            }
-
-            @Override
             public void link(Path link, Path existing) throws IOException {
                 maybe(Kind.WRITE_FAILS, link);
                 real.link(link, existing);

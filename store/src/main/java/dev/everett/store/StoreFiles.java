@@ -84,7 +84,7 @@ interface StoreFiles {
             // Read as well as write: a mapping that is written needs both.
             FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
             try {
-                forceDirectory(file.toAbsolutePath().getParent());
+                DurableDirectories.force(file.toAbsolutePath().getParent());
                 if (mappedLogs) {
                     MappedAppendFile mapped = MappedAppendFile.mapOrNull(ch);
                     if (mapped != null) {
@@ -146,11 +146,7 @@ interface StoreFiles {
             } catch (AtomicMoveNotSupportedException e) {
                 throw new IOException("the file system under " + file.getParent() + " cannot rename atomically", e);
             }
-            forceDirectory(file.toAbsolutePath().getParent());
-        }
-
-        private static void forceDirectory(Path dir) throws IOException {
-            DurableDirectories.force(dir);
+            DurableDirectories.force(file.toAbsolutePath().getParent());
         }
     }
 }

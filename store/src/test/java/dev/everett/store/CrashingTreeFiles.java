@@ -97,10 +97,4 @@ final class CrashingTreeFiles implements StorageFiles {
     public boolean exists(Path path) {
         return real.exists(path);
     }
-
-    @Override
-    public long size(Path file) throws IOException {
-        check();
-        return real.size(file);
-    }
 }

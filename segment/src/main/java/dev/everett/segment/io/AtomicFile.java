@@ -97,7 +97,7 @@ public final class AtomicFile implements AutoCloseable {
         closed = true;
         Files.delete(temp);
         if (durable) {
-            forceDirectory(target.getParent());
+            DurableDirectories.force(target.getParent());
         }
     }
 
@@ -119,7 +119,7 @@ public final class AtomicFile implements AutoCloseable {
         published = true;
         closed = true;
         if (durable) {
-            forceDirectory(target.getParent());
+            DurableDirectories.force(target.getParent());
         }
     }
 
@@ -171,19 +171,6 @@ public final class AtomicFile implements AutoCloseable {
         Files.deleteIfExists(temp);
     }
 
-    /**
-     * Creates {@code dir} and its parents if missing, each forced into its parent
-     * ({@link DurableDirectories}). A directory that exists costs one stat: {@link
-     * Files#createDirectories} would first try to create it, and the JDK raises and catches an
-     * exception for the existing directory, which every new object's path paid.
-     */
-    public static void ensureDirectory(Path dir) throws IOException {
-        DurableDirectories.create(dir);
-    }
-
-    public static void forceDirectory(Path dir) throws IOException {
-        DurableDirectories.force(dir);
-    }
 
     /** Discards the temporary file unless it was published. */
     @Override

@@ -3,6 +3,7 @@ package dev.everett.segment.objects;
 import dev.everett.api.CatalogRef;
 import dev.everett.api.Chain;
 import dev.everett.api.CommonWidthRule;
+import dev.everett.api.DurableDirectories;
 import dev.everett.api.IndexedSegment;
 import dev.everett.api.KeyRange;
 import dev.everett.api.Lookup;
@@ -52,7 +53,7 @@ public final class MappedObjectStore implements ObjectStore {
         }
         this.root = root;
         this.options = options;
-        AtomicFile.ensureDirectory(root);
+        DurableDirectories.create(root);
         StoreDescriptor.check(root, policy);
         this.objects = new OpenObjects(root, policy, options.filters(), options.verifyChecksums());
     }
@@ -82,7 +83,7 @@ public final class MappedObjectStore implements ObjectStore {
         Objects.requireNonNull(id, "id");
         objects.writing(id);
         Path p = objects.nativePath(id);
-        AtomicFile.ensureDirectory(p.getParent());
+        DurableDirectories.create(p.getParent());
         return p;
     }
 

@@ -1,6 +1,7 @@
 package dev.everett.segment.objects;
 
 import dev.everett.api.CommonWidthRule;
+import dev.everett.api.DurableDirectories;
 import dev.everett.api.FilterPolicy;
 import dev.everett.api.ObjectId;
 import dev.everett.api.OpenMode;
@@ -121,7 +122,7 @@ public final class OpenObjects implements AutoCloseable {
         Objects.requireNonNull(rule, "rule");
         Path p = nativePath(id);
         refuseExisting(p, id);
-        AtomicFile.ensureDirectory(p.getParent());
+        DurableDirectories.create(p.getParent());
         NativeWriter w = new NativeWriter(p, policy, rule);
         writing(id);
         return w;
@@ -254,7 +255,7 @@ public final class OpenObjects implements AutoCloseable {
             WrittenFiles.forget(p);
             Files.deleteIfExists(p);
         }
-        AtomicFile.forceDirectory(nativePath(id).getParent());
+        DurableDirectories.force(nativePath(id).getParent());
     }
 
     /**
@@ -305,7 +306,7 @@ public final class OpenObjects implements AutoCloseable {
         NativeReader s = secondaryId == null ? null : openNative(secondaryId);
         Path p = indexPath(indexId);
         refuseExisting(p, indexId);
-        AtomicFile.ensureDirectory(p.getParent());
+        DurableDirectories.create(p.getParent());
         new IndexBuilder(policy).build(p, nativeId, n, main, mainSamples, secondaryId, s);
         filter(nativeId, n);
         if (secondaryId != null) {
