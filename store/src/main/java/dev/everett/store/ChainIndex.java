@@ -141,22 +141,20 @@ final class ChainIndex {
 
     /** The chain of the first key ≥ {@code key} (> if not {@code inclusive}), or null. */
     MemTable.Chain ceiling(byte[] key, boolean inclusive) {
-        int n = link(search(key, prefix(key, 0), prefix(key, 8), !inclusive, height, null), 0);
+        int n = successorFound(search(key, prefix(key, 0), prefix(key, 8), !inclusive, height, null));
         return n == NONE ? null : chainAt(n);
     }
 
     /** The chain of the last key ≤ {@code key} (< if not {@code inclusive}), or null. */
     MemTable.Chain floor(byte[] key, boolean inclusive) {
-        int x = search(key, prefix(key, 0), prefix(key, 8), inclusive, height, null);
+        int x = predecessorFound(search(key, prefix(key, 0), prefix(key, 8), inclusive, height, null));
         return x == HEAD ? null : chainAt(x);
     }
 
     /** {@code key}'s chain, or null if the index does not hold it. */
     MemTable.Chain find(byte[] key) {
-        long p0 = prefix(key, 0);
-        long p1 = prefix(key, 8);
-        int n = holding(linkWord(search(key, p0, p1, false, height, null), 0), key, p0, p1);
-        return n == NONE ? null : chainAt(n);
+        long found = search(key, prefix(key, 0), prefix(key, 8), false, height, null);
+        return foundKey(found) ? chainAt(successorFound(found)) : null;
     }
 
     /**
@@ -167,9 +165,9 @@ final class ChainIndex {
         long p0 = prefix(key, 0);
         long p1 = prefix(key, 8);
         int top = height;
-        int n = holding(linkWord(search(key, p0, p1, false, top, preds), 0), key, p0, p1);
-        if (n != NONE) {
-            return chainAt(n);
+        long found = search(key, p0, p1, false, top, preds);
+        if (foundKey(found)) {
+            return chainAt(successorFound(found));
         }
         int h = randomHeight();
         for (int level = top; level < h; level++) {
@@ -236,21 +234,30 @@ final class ChainIndex {
     }
 
     /**
-     * The last node whose key is < {@code key} (≤ if {@code orEqual}), or the head, searching
-     * from level {@code top - 1} down; the node where the search left each level goes to
-     * {@code preds} if given.
+     * Searches from level {@code top - 1} down for the last node whose key is < {@code key} (≤ if
+     * {@code orEqual}), or the head; the node where the search left each level goes to
+     * {@code preds} if given. Returns that node, its bottom-level successor as the search read it
+     * and whether that successor's key is {@code key} (never when {@code orEqual}), packed for
+     * {@link #predecessorFound}, {@link #successorFound} and {@link #foundKey}.
+     *
+     * <p>Callers take the successor from here, not by reading the node's link again: the writer
+     * may have linked a node in after it meanwhile, and a reader would then miss the key it
+     * searched for (a get that finds nothing, a ceiling before its target).
      */
-    private int search(byte[] key, long p0, long p1, boolean orEqual, int top, int[] preds) {
+    private long search(byte[] key, long p0, long p1, boolean orEqual, int top, int[] preds) {
         int first4 = (int) (p0 >>> 32);
         int x = HEAD;
+        int n = NONE;
+        int c = 1;
         for (int level = top - 1; level >= 0; level--) {
             for (;;) {
                 long word = linkWord(x, level);
-                int n = successor(word);
+                n = successor(word);
                 if (n == NONE) {
+                    c = 1;
                     break;
                 }
-                int c = Integer.compareUnsigned(successorFirstBytes(word), first4);
+                c = Integer.compareUnsigned(successorFirstBytes(word), first4);
                 if (c == 0) {
                     c = compare(n, key, p0, p1);
                 }
@@ -264,13 +271,23 @@ final class ChainIndex {
                 preds[level] = x;
             }
         }
-        return x;
+        // Addresses are below 2^31: the successor fits bits 32–62 and bit 63 says it is the key.
+        return (c == 0 ? Long.MIN_VALUE : 0) | ((long) n << 32) | x;
     }
 
-    /** The successor in {@code linkWord} if its key is {@code key}, else {@link #NONE}. */
-    private int holding(long linkWord, byte[] key, long p0, long p1) {
-        int n = successor(linkWord);
-        return n != NONE && successorFirstBytes(linkWord) == (int) (p0 >>> 32) && compare(n, key, p0, p1) == 0 ? n : NONE;
+    /** The node a {@link #search} stopped at (the head if none is before the key). */
+    private static int predecessorFound(long found) {
+        return (int) found;
+    }
+
+    /** That node's bottom-level successor as the search read it, or {@link #NONE}. */
+    private static int successorFound(long found) {
+        return (int) (found >>> 32) & Integer.MAX_VALUE;
+    }
+
+    /** True if that successor's key is the one searched for. */
+    private static boolean foundKey(long found) {
+        return found < 0;
     }
 
     /** Node {@code node}'s key against {@code key} (whose prefixes are given), unsigned byte order. */

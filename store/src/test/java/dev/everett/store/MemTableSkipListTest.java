@@ -217,6 +217,51 @@ class MemTableSkipListTest {
         });
     }
 
+    /**
+     * A search ends where a link's successor is past the key; a reader that then read that link
+     * again could meet a node the writer linked in meanwhile and miss a key it holds (a get saw
+     * null, a ceiling a key before the target). The writer here inserts every key just before the
+     * one the readers look for, so each insert lands in the link their searches end on.
+     */
+    @Test
+    void readersFindAKeyWhileTheWriterInsertsJustBeforeIt() throws Exception {
+        MemTable mem = new MemTable(1);
+        byte[] target = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 1};
+        mem.add(target, 1, WriteBatch.PUT, new byte[] {1});
+        int inserts = 300_000;
+        AtomicBoolean done = new AtomicBoolean();
+        AtomicReference<String> failure = new AtomicReference<>();
+        List<Thread> readers = new ArrayList<>();
+        for (int r = 0; r < Math.max(1, Runtime.getRuntime().availableProcessors() - 1); r++) {
+            readers.add(Thread.ofPlatform().start(() -> {
+                long reads = 0;
+                while (!done.get() && failure.get() == null) {
+                    reads++;
+                    if (mem.get(target, 1, false) == null) {
+                        failure.compareAndSet(null, "get missed the key after " + reads + " reads");
+                    }
+                    MemTable.Chain c = mem.ceiling(target, true);
+                    if (c == null || !Arrays.equals(c.key, target)) {
+                        failure.compareAndSet(null, "ceiling(target) gave " + (c == null ? "null" : Arrays.toString(c.key)) + " after " + reads + " reads");
+                    }
+                }
+            }));
+        }
+        try {
+            // Keys 0xFF FF FF FF 00 then ascending: each the new predecessor of the target, sharing its first four bytes.
+            for (int i = 0; i < inserts && failure.get() == null; i++) {
+                byte[] k = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0, (byte) (i >>> 24), (byte) (i >>> 16), (byte) (i >>> 8), (byte) i};
+                mem.add(k, 2 + i, WriteBatch.PUT, k);
+            }
+        } finally {
+            done.set(true);
+            for (Thread t : readers) {
+                t.join();
+            }
+        }
+        assertNull(failure.get());
+    }
+
     private static long newestAtOrBelow(List<Long> seqs, long at) {
         long best = -1;
         for (long s : seqs) {
