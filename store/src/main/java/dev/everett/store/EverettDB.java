@@ -671,6 +671,13 @@ public final class EverettDB implements AutoCloseable {
                         break;
                     }
                 }
+                // A read at a snapshot relies on the snapshot's registered read point to keep its
+                // versions. A release after readPoint's check unregisters it, and pruning may then
+                // drop them while this read walks; the release marks the snapshot released before
+                // it unregisters, so a walk that saw such a drop sees the mark here.
+                if (!unregistered && options.snapshot().released()) {
+                    throw releasedError(options.snapshot());
+                }
                 if (found == MemTable.STALE) {
                     continue;
                 }
