@@ -409,7 +409,11 @@ public final class EverettDB implements AutoCloseable {
             failure = w.batch == null ? switchRequested() : commitGroup(group);
         } catch (RuntimeException | Error e) {
             failure = e instanceof RuntimeException r ? r : new IllegalStateException(e);
-            backgroundFailure = backgroundFailure == null ? e : backgroundFailure;
+            // A writer stalled when close began gives up: the store did not fail (close must
+            // still force the log the writes before it are in).
+            if (!(e instanceof ClosedWhileStalled)) {
+                backgroundFailure = backgroundFailure == null ? e : backgroundFailure;
+            }
         }
         commitLock.lock();
         try {
@@ -549,9 +553,16 @@ public final class EverettDB implements AutoCloseable {
             stateLock.unlock();
         }
         if (closing) {
-            throw closedError();
+            throw new ClosedWhileStalled(closedError().getMessage());
         }
         return System.nanoTime() - t;
+    }
+
+    /** What a writer stalled by back-pressure gets when close begins: the store is closing, not failed. */
+    private static final class ClosedWhileStalled extends IllegalStateException {
+        ClosedWhileStalled(String message) {
+            super(message);
+        }
     }
 
     /** A {@link #flush()} request at the head of the queue: switch the memtable if it holds anything. */

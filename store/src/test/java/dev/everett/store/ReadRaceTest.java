@@ -79,7 +79,7 @@ class ReadRaceTest {
                 }
             });
             String failure = null;
-            long deadline = System.nanoTime() + 700_000_000L;
+            long deadline = System.nanoTime() + 450_000_000L;
             try {
                 for (int r = 1; failure == null && (r <= 10 || System.nanoTime() < deadline); r++) {
                     byte[] old = {(byte) r, 1};
