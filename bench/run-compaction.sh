@@ -8,7 +8,7 @@
 #
 # Environment: TAG (appended to the raw file names), SKIP_BUILD=1 (reuse the jar),
 # JAVA_OPTS (options for the JMH host JVM, e.g. -Djmh.ignoreLock=true).
-# Outputs: docs/benchmarks/raw/compaction-<date>[-TAG].json and .log. About 5 minutes on 2 cores.
+# Outputs: docs/benchmarks/raw/compaction-<date>[-TAG].json and .log. About 3 minutes on 2 cores.
 set -euo pipefail
 
 KIND=compaction

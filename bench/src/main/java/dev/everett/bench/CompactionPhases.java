@@ -14,10 +14,11 @@ import java.util.List;
  * merge, writing and publishing the outputs as they roll over), {@code finish} (publishing the
  * last output, then indexing and describing every output) and {@code close}. Prints the median of
  * each phase over the second half of the rounds (the first half is warm-up), in milliseconds,
- * and the outputs' native and index bytes.
+ * and the outputs' native and index bytes; with {@code --each}, every round's phases too (to see
+ * where an outlier's time went).
  *
- * <pre>java --enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -cp bench/target/benchmarks.jar \
- *     dev.everett.bench.CompactionPhases ROUNDS</pre>
+ * <pre>java --enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp bench/target/benchmarks.jar \
+ *     dev.everett.bench.CompactionPhases ROUNDS [--each]</pre>
  */
 public final class CompactionPhases {
     private static final String[] PHASES = {"open", "crc", "merge", "finish", "close", "total"};
@@ -26,11 +27,12 @@ public final class CompactionPhases {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 1) {
-            System.err.println("usage: CompactionPhases ROUNDS (e.g. 12)");
+        if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("--each"))) {
+            System.err.println("usage: CompactionPhases ROUNDS [--each] (e.g. 16)");
             System.exit(2);
         }
         int rounds = Integer.parseInt(args[0]);
+        boolean each = args.length == 2;
         int[] targets = {64, 4};
         CompactionVsRocksBench.EverettRuns[] fixtures = new CompactionVsRocksBench.EverettRuns[targets.length];
         try {
@@ -44,6 +46,13 @@ public final class CompactionPhases {
             for (int r = 0; r < rounds; r++) {
                 for (int i = 0; i < targets.length; i++) {
                     timeOne(fixtures[i], t[i], r, r == rounds - 1);
+                    if (each) {
+                        StringBuilder line = new StringBuilder(String.format("round %2d, %2d MiB, ms:", r, targets[i]));
+                        for (int p = 0; p < PHASES.length; p++) {
+                            line.append(String.format("  %s %.1f", PHASES[p], t[i][p][r]));
+                        }
+                        System.out.println(line);
+                    }
                 }
             }
             for (int i = 0; i < targets.length; i++) {

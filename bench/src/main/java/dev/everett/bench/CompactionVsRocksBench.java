@@ -59,12 +59,19 @@ import org.rocksdb.SstFileWriter;
  * </ul>
  *
  * The set-up checks once per fork that both sides produce one million keys with the newest values.
+ *
+ * <p>Steady state, as a long-running host compacts: three forks, each with 20 untimed and 10 timed
+ * compactions, and the heap touched when the JVM starts ({@code -XX:+AlwaysPreTouch}, as
+ * Elasticsearch and Cassandra run). A fresh heap's pages cost a fault and zeroing the first time
+ * they are allocated into; a compaction allocates 14–27 MB, so the first pass through a 550 MB
+ * young generation took about 25 compactions, and until then Everett's times kept falling
+ * (docs/benchmarks/compaction.md, "Steady state"). RocksDB's side gets the same settings.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "--enable-native-access=ALL-UNNAMED"})
-@Warmup(iterations = 6, batchSize = 1)
-@Measurement(iterations = 8, batchSize = 1)
+@Fork(value = 3, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch", "--enable-native-access=ALL-UNNAMED"})
+@Warmup(iterations = 20, batchSize = 1)
+@Measurement(iterations = 10, batchSize = 1)
 public class CompactionVsRocksBench {
     public static final int KEYS = 1_000_000;
     public static final int VALUE_BYTES = 100;
