@@ -43,7 +43,12 @@ public interface CompactionJob extends AutoCloseable {
      */
     List<SegmentMeta> finish() throws IOException;
 
-    /** Deletes every output of an unfinished job; after {@link #finish()} it does nothing. */
+    /**
+     * Deletes every output of an unfinished job; after {@link #finish()} it does nothing. One
+     * exception: a tree job whose manifest append failed after it may have written the edit, and
+     * whose rollover failed too, leaves its outputs for the tree's next open, which keeps them if
+     * the edit is in the manifest and deletes them if not.
+     */
     @Override
     void close() throws IOException;
 }

@@ -198,7 +198,10 @@ final class EverettTree implements LsmTree {
      * Applies {@code edit} to the current version: opens the new version, appends the edit to
      * the manifest (durable when this returns) and installs it. If the append fails nothing
      * changes and the manifest rolls over to a fresh snapshot, since the failed append may have
-     * left a partial record.
+     * left a partial record. If that rollover fails too, the edit is in doubt: the append may have
+     * written the whole record before failing (a failed force), and the manifest {@code CURRENT}
+     * still names may then hold it, so the caller must leave the files it names on disk (the next
+     * open keeps them if the edit is there and sweeps them if not); see {@link #inDoubt}.
      */
     private synchronized void commit(Edit edit) throws IOException {
         requireOpen();
@@ -222,6 +225,15 @@ final class EverettTree implements LsmTree {
         install(core);
     }
 
+    /**
+     * Whether the commit that just failed left its edit in doubt: the tree was not broken before
+     * it ({@code brokenBefore}, read under the lock before the commit) and is now, so its append
+     * failed and so did the rollover that would have settled it.
+     */
+    private boolean inDoubt(IOException brokenBefore) {
+        return brokenBefore == null && broken != null;
+    }
+
     private long nextEditNumber() {
         return current.levels.number() + 1;
     }
@@ -233,8 +245,10 @@ final class EverettTree implements LsmTree {
         List<SegmentMeta> metas = segments.flush(entries, target, null, options.filtersAt(0));
         WholeRunChain.State chain = null;
         boolean ok = false;
+        boolean keep = false;
         try {
             synchronized (this) {
+                IOException brokenBefore = broken;
                 List<Edit.Added> added = new ArrayList<>();
                 for (SegmentMeta m : metas) {
                     added.add(new Edit.Added(0, m));
@@ -244,12 +258,17 @@ final class EverettTree implements LsmTree {
                     runs.addAll(runs(current.levels));
                     chain = WholeRunChain.build(segments, chains, current.levels.chain(), runs(current.levels), runs);
                 }
-                commit(new Edit(nextEditNumber(), false, null, hostState == null ? null : hostState.clone(), List.of(), added, chain));
+                try {
+                    commit(new Edit(nextEditNumber(), false, null, hostState == null ? null : hostState.clone(), List.of(), added, chain));
+                } catch (IOException | RuntimeException e) {
+                    keep = inDoubt(brokenBefore);
+                    throw e;
+                }
             }
             ok = true;
             return metas;
         } finally {
-            if (!ok) {
+            if (!ok && !keep) {
                 discard(metas, chain);
             }
         }
@@ -431,6 +450,7 @@ final class EverettTree implements LsmTree {
         @Override
         void installed(List<SegmentMeta> outputs) throws IOException {
             synchronized (EverettTree.this) {
+                IOException brokenBefore = broken;
                 List<ObjectId> removed = new ArrayList<>();
                 for (SegmentMeta m : plan.inputs()) {
                     removed.add(m.id());
@@ -457,7 +477,9 @@ final class EverettTree implements LsmTree {
                 try {
                     commit(new Edit(nextEditNumber(), false, null, null, removed, added, chain));
                 } catch (IOException | RuntimeException e) {
-                    if (chain != null) {
+                    if (inDoubt(brokenBefore)) {
+                        keepOutputs(); // the manifest CURRENT names may hold the edit: the next open decides
+                    } else if (chain != null) {
                         segments.deleteTree(WholeRunChain.directory(chains, chain.id()));
                     }
                     throw e;

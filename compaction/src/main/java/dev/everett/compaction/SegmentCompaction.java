@@ -105,6 +105,8 @@ class SegmentCompaction implements CompactionJob {
     private volatile boolean cancelled;
     private State state = State.VERIFYING;
     private int verified;
+    /** Set by {@link #installed} when its edit failed but may be durable: close then leaves the outputs for the next open. */
+    private boolean keepOutputs;
 
     SegmentCompaction(SegmentFiles segments, List<SegmentMeta> inputMetas, ValueMerger values, TombstonePolicy tombstones,
                       long targetFileBytes, FilterPolicy filters, byte[] hostBlob) throws IOException {
@@ -251,6 +253,11 @@ class SegmentCompaction implements CompactionJob {
     void installed(List<SegmentMeta> outputs) throws IOException {
     }
 
+    /** From {@link #installed}, failing: an edit naming the outputs may be durable, so they must not be deleted. */
+    final void keepOutputs() {
+        keepOutputs = true;
+    }
+
     @Override
     public void close() throws IOException {
         if (state == State.CLOSED) {
@@ -264,7 +271,7 @@ class SegmentCompaction implements CompactionJob {
             }
         } finally {
             closeOutputStores();
-            if (!finished) {
+            if (!finished && !keepOutputs) {
                 discardOutputs();
             }
             closeInputs();

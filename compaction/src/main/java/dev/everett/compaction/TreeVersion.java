@@ -9,7 +9,8 @@ import java.util.Objects;
 final class TreeVersion implements Version {
     private final EverettTree tree;
     final VersionCore core;
-    private volatile boolean closed;
+    /** Set once, by the one {@link #close} that releases this reference (two closers racing must not both release). */
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 
     TreeVersion(EverettTree tree, VersionCore core) {
         this.tree = tree;
@@ -17,7 +18,7 @@ final class TreeVersion implements Version {
     }
 
     private void requireOpen() {
-        if (closed) {
+        if (closed.get()) {
             throw new IllegalStateException("version " + core.levels.number() + " closed");
         }
     }
@@ -88,10 +89,9 @@ final class TreeVersion implements Version {
 
     @Override
     public void close() {
-        if (closed) {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
-        closed = true;
         tree.release(core);
     }
 }

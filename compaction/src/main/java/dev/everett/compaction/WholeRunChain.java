@@ -61,15 +61,17 @@ final class WholeRunChain implements AutoCloseable {
         boolean ok = false;
         try (ObjectStore store = segments.engine().openObjectStore(dir, segments.policy(), segments.options())) {
             List<CatalogRef> catalogs = new ArrayList<>();
+            // Directories holding links made here: a link is a name, durable only once its directory is forced.
+            java.util.Set<Path> linked = new java.util.LinkedHashSet<>();
             int reused = 0;
             if (previous != null) {
                 Path from = directory(chains, previous.id());
                 int n = Math.min(previousRuns.size(), runs.size());
                 while (reused < n && previousRuns.get(previousRuns.size() - 1 - reused).id().equals(runs.get(runs.size() - 1 - reused).id())) {
                     CatalogRef c = previous.catalogs().get(reused);
-                    linkObject(files, from, dir, c.nativeId(), ".kv");
-                    linkObject(files, from, dir, c.nativeId(), ".filter");
-                    linkObject(files, from, dir, c.indexId(), ".index");
+                    linkObject(files, from, dir, c.nativeId(), ".kv", linked);
+                    linkObject(files, from, dir, c.nativeId(), ".filter", linked);
+                    linkObject(files, from, dir, c.indexId(), ".index", linked);
                     catalogs.add(c);
                     reused++;
                 }
@@ -78,12 +80,17 @@ final class WholeRunChain implements AutoCloseable {
             for (int i = runs.size() - 1 - reused; i >= 0; i--) {
                 SegmentMeta run = runs.get(i);
                 Path segmentDir = segments.segmentDirectory(run.id());
-                linkObject(files, segmentDir, dir, run.id(), ".kv");
-                linkObject(files, segmentDir, dir, run.id(), ".filter");
+                linkObject(files, segmentDir, dir, run.id(), ".kv", linked);
+                linkObject(files, segmentDir, dir, run.id(), ".filter", linked);
                 below = store.index(run.id(), below, null);
                 catalogs.add(below);
             }
             CatalogRef head = store.prepareHead(below, null);
+            // Before the manifest edit that names the chain: a crash must not keep the edit and the
+            // chain's directory but lose links in it (open rebuilds only a chain whose directory is gone).
+            for (Path d : linked) {
+                files.forceDirectory(d);
+            }
             ok = true;
             return new State(id, catalogs, head);
         } finally {
@@ -94,7 +101,8 @@ final class WholeRunChain implements AutoCloseable {
     }
 
     /** Links object {@code id}'s file with {@code extension} from one store root to another, if it exists. */
-    private static void linkObject(StorageFiles files, Path fromRoot, Path toRoot, ObjectId id, String extension) throws IOException {
+    private static void linkObject(StorageFiles files, Path fromRoot, Path toRoot, ObjectId id, String extension,
+                                   java.util.Set<Path> linked) throws IOException {
         Path source = id.path(fromRoot, extension);
         if (!files.exists(source)) {
             if (extension.equals(".filter")) {
@@ -105,6 +113,7 @@ final class WholeRunChain implements AutoCloseable {
         Path target = id.path(toRoot, extension);
         files.createDirectories(target.getParent());
         files.link(target, source);
+        linked.add(target.getParent());
     }
 
     static WholeRunChain open(SegmentFiles segments, Path chains, State state) throws IOException {
