@@ -220,6 +220,7 @@ class SegmentCompaction implements CompactionJob {
         if (!done()) {
             throw new IllegalStateException("finish() before every input is merged (" + progress() + ")");
         }
+        List<SegmentMeta> result;
         try {
             List<MergeOutput> outs = merge.finishAll();
             List<SegmentMeta> metas = new ArrayList<>();
@@ -232,21 +233,22 @@ class SegmentCompaction implements CompactionJob {
                 }
                 metas.add(segments.describe(id, store.indexSegment(id), o.tombstones(), hostBlob));
             }
-            List<SegmentMeta> result = List.copyOf(metas);
+            result = List.copyOf(metas);
             installed(result);
             state = State.FINISHED;
-            closeOutputStores();
-            // Outputs left empty are not part of the result: delete them now.
-            List<ObjectId> unused = new ArrayList<>(outputIds);
-            for (SegmentMeta m : result) {
-                unused.remove(m.id());
-            }
-            segments.deleteQuietly(unused);
-            return result;
         } catch (IOException | RuntimeException | Error e) {
             state = State.FAILED;
             throw e;
         }
+        // Installed: whatever fails from here on, the job stays finished, so close() never deletes outputs a version names.
+        closeOutputStores();
+        // Outputs left empty are not part of the result: delete them now.
+        List<ObjectId> unused = new ArrayList<>(outputIds);
+        for (SegmentMeta m : result) {
+            unused.remove(m.id());
+        }
+        segments.deleteQuietly(unused);
+        return result;
     }
 
     /** Called with the outputs once they are all published and indexed; a tree installs its edit here. */

@@ -4,13 +4,14 @@ import dev.everett.api.KeyRange;
 import dev.everett.api.Lookup;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** One reference to a {@link VersionCore}, handed to a host. */
 final class TreeVersion implements Version {
     private final EverettTree tree;
     final VersionCore core;
     /** Set once, by the one {@link #close} that releases this reference (two closers racing must not both release). */
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     TreeVersion(EverettTree tree, VersionCore core) {
         this.tree = tree;

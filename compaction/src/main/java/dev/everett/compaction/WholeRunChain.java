@@ -8,7 +8,9 @@ import dev.everett.api.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The one IX03 cascade over every run of a whole-run version, newest run on top, in a directory
@@ -62,7 +64,7 @@ final class WholeRunChain implements AutoCloseable {
         try (ObjectStore store = segments.engine().openObjectStore(dir, segments.policy(), segments.options())) {
             List<CatalogRef> catalogs = new ArrayList<>();
             // Directories holding links made here: a link is a name, durable only once its directory is forced.
-            java.util.Set<Path> linked = new java.util.LinkedHashSet<>();
+            Set<Path> linked = new LinkedHashSet<>();
             int reused = 0;
             if (previous != null) {
                 Path from = directory(chains, previous.id());
@@ -102,7 +104,7 @@ final class WholeRunChain implements AutoCloseable {
 
     /** Links object {@code id}'s file with {@code extension} from one store root to another, if it exists. */
     private static void linkObject(StorageFiles files, Path fromRoot, Path toRoot, ObjectId id, String extension,
-                                   java.util.Set<Path> linked) throws IOException {
+                                   Set<Path> linked) throws IOException {
         Path source = id.path(fromRoot, extension);
         if (!files.exists(source)) {
             if (extension.equals(".filter")) {
