@@ -454,9 +454,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized Long committedOffset(TopicPartition partition) {
-        if (!open) {
-            return null;
-        }
+        validateOpen();   // as the built-in store: a closed store's offsets are not an answer (null means "none")
         return committed.get(partition);
     }
 

@@ -172,4 +172,20 @@ class RocksDbParityTest {
             return answers.toString();
         });
     }
+
+    /** A closed store's committed offsets are not to be read: the built-in store says it is closed. */
+    @Test
+    void committedOffsetOfAClosedStoreFailsAsClosed() {
+        sameOnEveryFlavor("closed-offset", opened -> {
+            KeyValueStore<Bytes, byte[]> store = opened.store();
+            store.commit(Map.of(CHANGELOG, 10L));
+            store.close();
+            store.commit(Map.of(CHANGELOG, 11L));   // a commit after close is ignored by both
+            try {
+                return "offset " + store.committedOffset(CHANGELOG);
+            } catch (RuntimeException e) {
+                return "threw " + e.getClass().getSimpleName();
+            }
+        });
+    }
 }
