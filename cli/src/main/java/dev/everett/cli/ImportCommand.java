@@ -3,8 +3,11 @@ package dev.everett.cli;
 import dev.everett.store.EverettDB;
 import dev.everett.store.WriteBatch;
 import dev.everett.store.WriteOptions;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.rocksdb.Options;
@@ -47,23 +50,30 @@ final class ImportCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rocksdb takes one RocksDB directory or SST files, not both");
         }
         long records = 0;
-        try (EverettDB db = access.openOrCreate(spec, out); Batches batches = new Batches(db)) {
+        // Every source is opened, and every SST checked, before the store is opened or created: a
+        // missing or corrupt source fails the import without creating a store or writing part of it.
+        List<AutoCloseable> opened = new ArrayList<>();
+        try {
+            RocksDB rocks = null;
+            List<SstFileReader> readers = new ArrayList<>();
             if (directory) {
-                try (Options options = new Options(); RocksDB rocks = RocksDB.openReadOnly(options, sources.get(0).toString());
-                     RocksIterator it = rocks.newIterator()) {
-                    for (it.seekToFirst(); it.isValid(); it.next()) {
-                        batches.put(it.key(), it.value());
-                        records++;
-                    }
-                    it.status();
-                }
+                rocks = openDirectory(sources.get(0), opened);
             } else {
                 for (Path sst : sources) {
-                    if (!Files.isRegularFile(sst)) {
-                        throw new CliException(sst + ": no such SST file");
+                    readers.add(openSst(sst, opened));
+                }
+            }
+            try (EverettDB db = access.openOrCreate(spec, out); Batches batches = new Batches(db)) {
+                if (rocks != null) {
+                    try (RocksIterator it = rocks.newIterator()) {
+                        for (it.seekToFirst(); it.isValid(); it.next()) {
+                            batches.put(it.key(), it.value());
+                            records++;
+                        }
+                        it.status();
                     }
-                    try (Options options = new Options(); SstFileReader reader = new SstFileReader(options)) {
-                        reader.open(sst.toString());
+                } else {
+                    for (SstFileReader reader : readers) {
                         try (ReadOptions ro = new ReadOptions(); SstFileReaderIterator it = reader.newIterator(ro)) {
                             for (it.seekToFirst(); it.isValid(); it.next()) {
                                 batches.put(it.key(), it.value());
@@ -73,13 +83,67 @@ final class ImportCommand implements Callable<Integer> {
                         }
                     }
                 }
+                batches.close();
+                db.flush();
             }
-            batches.close();
-            db.flush();
+        } finally {
+            for (int i = opened.size() - 1; i >= 0; i--) {
+                try {
+                    opened.get(i).close();
+                } catch (Exception e) {
+                    // closing a reader cannot lose data; the import's own outcome stands
+                }
+            }
         }
         spec.commandLine().getOut().printf("imported %d records from %s into %s%n", records,
                 directory ? sources.get(0) : sources.size() + " SST file" + (sources.size() == 1 ? "" : "s"), out);
         return 0;
+    }
+
+    /**
+     * Opens a RocksDB directory read-only. Only its default column family is imported, so one with
+     * others (a Kafka Streams store keeps its records in {@code keyValueWithTimestamp}) is refused
+     * rather than imported in part.
+     */
+    private static RocksDB openDirectory(Path dir, List<AutoCloseable> opened) {
+        try (Options listing = new Options()) {
+            List<byte[]> families = RocksDB.listColumnFamilies(listing, dir.toString());
+            List<String> others = new ArrayList<>();
+            for (byte[] family : families) {
+                if (!Arrays.equals(family, RocksDB.DEFAULT_COLUMN_FAMILY)) {
+                    others.add(new String(family, StandardCharsets.UTF_8));
+                }
+            }
+            if (!others.isEmpty()) {
+                throw new CliException(dir + ": the RocksDB database has column families besides \"default\" (" + String.join(", ", others)
+                        + "); import reads the default column family only, so it would leave their records behind");
+            }
+            Options options = new Options();
+            opened.add(options);
+            RocksDB rocks = RocksDB.openReadOnly(options, dir.toString());
+            opened.add(rocks);
+            return rocks;
+        } catch (RocksDBException e) {
+            throw new CliException(dir + ": not a readable RocksDB database: " + e.getMessage(), e);
+        }
+    }
+
+    /** Opens an SST file and verifies every block's checksum. */
+    private static SstFileReader openSst(Path sst, List<AutoCloseable> opened) {
+        if (!Files.isRegularFile(sst)) {
+            throw new CliException(sst + ": no such SST file");
+        }
+        Options options = new Options();
+        opened.add(options);
+        SstFileReader reader = new SstFileReader(options);
+        opened.add(reader);
+        try {
+            reader.open(sst.toString());
+            reader.verifyChecksum();
+        } catch (RocksDBException e) {
+            throw new CliException(sst + ": not a readable SST file: " + e.getMessage(), e);
+        }
+        return reader;
     }
 
     /** Puts in atomic batches of {@value #BATCH}. */

@@ -17,6 +17,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -299,7 +300,9 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public synchronized byte[] putIfAbsent(Bytes key, byte[] value) {
         Objects.requireNonNull(key, "key cannot be null");
         byte[] existing = get(key);
-        if (existing == null) {
+        if (existing == null && value != null) {
+            // As the built-in store: a null value for an absent key writes nothing (no tombstone,
+            // no position update).
             put(key, value);
         }
         return existing;
@@ -307,10 +310,15 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+        // As the built-in store: the batch is checked before the store is.
+        Objects.requireNonNull(entries, "entries cannot be null");
+        for (KeyValue<Bytes, byte[]> entry : entries) {
+            Objects.requireNonNull(entry, "entry cannot be null");
+            Objects.requireNonNull(entry.key, "key cannot be null");
+        }
         validateOpenAndRestored();
         try (WriteBatch batch = new WriteBatch()) {
             for (KeyValue<Bytes, byte[]> entry : entries) {
-                Objects.requireNonNull(entry.key, "key cannot be null");
                 byte[] stored = StoreKeys.data(entry.key.get());
                 if (entry.value == null) {
                     batch.delete(stored);
@@ -334,8 +342,8 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized byte[] get(Bytes key) {
+        validateOpenAndRestored();   // before the key, as the built-in store: a closed store says so first
         Objects.requireNonNull(key, "key cannot be null");
-        validateOpenAndRestored();
         return db.get(StoreKeys.data(key.get()));
     }
 
@@ -350,11 +358,13 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     private KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to, boolean reverse) {
-        validateOpenAndRestored();
         if (from != null && to != null && from.compareTo(to) > 0) {
-            // As the built-in stores do: an inverted range is empty, not an error.
-            return iterator(StoreKeys.DATA_START, StoreKeys.DATA_START, reverse);
+            // As the built-in store: an inverted range is empty, not an error, and answered before
+            // the store is looked at (a closed store answers it too); its iterator is no store
+            // iterator, so closing the store leaves it empty rather than closed.
+            return EmptyIterator.INSTANCE;
         }
+        validateOpenAndRestored();
         byte[] lower = from == null ? StoreKeys.DATA_START : StoreKeys.data(from.get());
         byte[] upper = to == null ? StoreKeys.DATA_END : StoreKeys.dataAfter(to.get());
         return iterator(lower, upper, reverse);
@@ -374,9 +384,9 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
+        validateOpenAndRestored();   // before the arguments, as the built-in store
         Objects.requireNonNull(prefix, "prefix cannot be null");
         Objects.requireNonNull(prefixKeySerializer, "prefixKeySerializer cannot be null");
-        validateOpenAndRestored();
         byte[] bytes = prefixKeySerializer.serialize(null, prefix);
         return iterator(StoreKeys.data(bytes), StoreKeys.dataPrefixEnd(bytes), false);
     }
@@ -391,7 +401,22 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     @Override
     public synchronized long approximateNumEntries() {
         validateOpenAndRestored();
-        return Long.parseLong(db.getProperty("everett.estimate-num-keys"));
+        // The database's estimate counts every key, the store's bookkeeping (format, status,
+        // position, committed offsets) too; the built-in store keeps its offsets apart and counts
+        // records only, so an empty store is 0.
+        long keys = Long.parseLong(db.getProperty("everett.estimate-num-keys"));
+        return Math.max(0, keys - bookkeepingKeys());
+    }
+
+    /** How many bookkeeping keys the database holds (a handful: the range below the records). */
+    private long bookkeepingKeys() {
+        long count = 0;
+        try (EverettIterator meta = db.newIterator(new ReadOptions().setIterateUpperBound(StoreKeys.DATA_START))) {
+            for (meta.seekToFirst(); meta.isValid(); meta.next()) {
+                count++;
+            }
+        }
+        return count;
     }
 
     @Override
@@ -429,9 +454,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized Long committedOffset(TopicPartition partition) {
-        if (!open) {
-            return null;
-        }
+        validateOpen();   // as the built-in store: a closed store's offsets are not an answer (null means "none")
         return committed.get(partition);
     }
 
@@ -472,13 +495,17 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized Position getPosition() {
-        return position;
+        // A copy, as the built-in store hands out: the caller's view does not move with later
+        // writes, and nothing the caller does to it changes the store's own.
+        return position.copy();
     }
 
     private void updatePosition() {
         if (context != null) {
             RecordMetadata meta = context.recordMetadata().orElse(null);
-            if (meta != null) {
+            // A punctuator writes under record metadata without a topic (and offset -1): as the
+            // built-in stores do, such a write moves no position (Position rejects a null topic).
+            if (meta != null && meta.topic() != null) {
                 position.withComponent(meta.topic(), meta.partition(), meta.offset());
             }
         }
@@ -578,6 +605,30 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                 restoredAroundTheLog = options.writeAheadLog();
             }
             restoreStatistics.add(records.size(), System.nanoTime() - start);
+        }
+    }
+
+    /** The iterator of an inverted range: empty, owned by no store, and never closed by one. */
+    private static final class EmptyIterator implements KeyValueIterator<Bytes, byte[]> {
+        static final EmptyIterator INSTANCE = new EmptyIterator();
+
+        @Override
+        public boolean hasNext() {
+            return false;
+        }
+
+        @Override
+        public KeyValue<Bytes, byte[]> next() {
+            throw new NoSuchElementException();
+        }
+
+        @Override
+        public Bytes peekNextKey() {
+            throw new NoSuchElementException();
+        }
+
+        @Override
+        public void close() {
         }
     }
 
