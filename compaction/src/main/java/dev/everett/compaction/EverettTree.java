@@ -1,6 +1,7 @@
 package dev.everett.compaction;
 
 import dev.everett.api.ObjectId;
+import dev.everett.api.TemporaryFiles;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueMerger;
 import java.io.IOException;
@@ -92,18 +93,26 @@ final class EverettTree implements LsmTree {
         }
     }
 
-    /** Deletes what no edit names: segment and chain directories, old manifests, temporary files. */
+    /**
+     * Deletes what no edit names: segment and chain directories, old manifests, temporary files,
+     * including those a crash left inside a live segment or chain (a key filter is written lazily,
+     * after its segment was named).
+     */
     private void deleteUnnamed() throws IOException {
         Set<ObjectId> live = new HashSet<>(holders.keySet());
         for (ObjectId id : segments.list()) {
             if (!live.contains(id)) {
                 segments.deleteTree(segments.segmentDirectory(id));
+            } else {
+                deleteTemporaryFiles(segments.segmentDirectory(id));
             }
         }
         for (Path p : files.list(chains)) {
             ObjectId id = SegmentFiles.parseSegmentName(p.getFileName().toString());
             if (id == null || !live.contains(id)) {
                 segments.deleteTree(p);
+            } else {
+                deleteTemporaryFiles(p);
             }
         }
         for (Path p : files.list(dir)) {
@@ -114,6 +123,20 @@ final class EverettTree implements LsmTree {
         }
         files.forceDirectory(dir);
         pendingDeletes.clear();
+    }
+
+    /**
+     * Deletes the temporary files under {@code directory} (see {@link TemporaryFiles}). No force
+     * follows: a deletion a crash undoes is simply made again at the next open.
+     */
+    private void deleteTemporaryFiles(Path directory) throws IOException {
+        for (Path p : files.list(directory)) {
+            if (files.isDirectory(p)) {
+                deleteTemporaryFiles(p);
+            } else if (TemporaryFiles.isTemporary(p)) {
+                files.delete(p);
+            }
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.everett.segment.io;
 
 import dev.everett.api.DurableDirectories;
+import dev.everett.api.TemporaryFiles;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -9,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
 
 
 /**
@@ -48,9 +48,7 @@ public final class AtomicFile implements AutoCloseable {
     public AtomicFile(Path target, boolean durable) throws IOException {
         this.durable = durable;
         this.target = target.toAbsolutePath();
-        Path dir = this.target.getParent();
-        String name = "." + this.target.getFileName() + ".tmp-" + Long.toHexString(ThreadLocalRandom.current().nextLong());
-        this.temp = dir.resolve(name);
+        this.temp = TemporaryFiles.beside(this.target);
         this.channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
