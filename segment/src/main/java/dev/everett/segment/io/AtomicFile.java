@@ -125,7 +125,7 @@ public final class AtomicFile implements AutoCloseable {
      * True if {@code file} is named as an object of an object store: {@code ab/cd/<28 hex>} with
      * the {@code .kv} or {@code .index} extension, under a root that holds the store's descriptor.
      */
-    static boolean isStoreObject(Path file) {
+    public static boolean isStoreObject(Path file) {
         Path cd = file.getParent();
         Path ab = cd == null ? null : cd.getParent();
         Path root = ab == null ? null : ab.getParent();

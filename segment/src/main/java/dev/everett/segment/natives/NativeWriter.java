@@ -29,7 +29,8 @@ import java.nio.file.Path;
  * the format's directory) through the {@link RecordEncoder} that {@link Framing#newEncoder}
  * chose for the policy; memory holds only the previous key and one position per block, from
  * which the Elias–Fano directory is built at {@link #finish()} (and, for byte units, every K-th
- * key for the index build above the file, bounded: {@link KeySamples}). Then come the sections, the
+ * key for the index build above the file when it is an object store's native, bounded:
+ * {@link KeySamples}). Then come the sections, the
  * directory and the envelope, and the file is published atomically.
  */
 public final class NativeWriter implements SegmentWriter {
@@ -72,7 +73,11 @@ public final class NativeWriter implements SegmentWriter {
         this.out = new AtomicFile(target);
         this.fc = new FileOutput(out.channel(), fcStart);
         this.records = Framing.newEncoder(policy, fc, streamWidth);
-        this.samples = framing.kind() == Framing.Kind.BYTES ? records.sampleKeys(new KeySamples(policy.groupSize())) : null;
+        // Only an object store builds an index over a native it holds, and only then are the
+        // samples read: a native written anywhere else (a merge into a plain file, an engine's
+        // writer) would copy every record's literal into the running key for nothing.
+        this.samples = framing.kind() == Framing.Kind.BYTES && AtomicFile.isStoreObject(out.target())
+                ? records.sampleKeys(new KeySamples(policy.groupSize())) : null;
     }
 
     @Override

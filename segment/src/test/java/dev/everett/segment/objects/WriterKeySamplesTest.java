@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.everett.api.BackspaceCode;
 import dev.everett.api.CommonWidthRule;
@@ -77,7 +78,7 @@ class WriterKeySamplesTest {
                 };
                 Policy p = policy(k, 1 + rnd.nextInt(20), encoded ? ValueGrammar.RAW : ValueGrammar.OPTIONAL);
                 Path dir = root.resolve("s" + cases++);
-                try (OpenObjects store = new OpenObjects(dir, p)) {
+                try (OpenObjects store = storeAt(dir, p)) {
                     ObjectId id = ObjectId.random();
                     byte[][] keys = keys(rnd, n);
                     write(store, p, id, keys, encoded, rnd);
@@ -101,7 +102,7 @@ class WriterKeySamplesTest {
     void aNativeChangedSinceItWasSealedGivesNoSamples() throws IOException {
         Policy p = policy(7, 7, ValueGrammar.OPTIONAL);
         Random rnd = new Random(77);
-        try (OpenObjects store = new OpenObjects(root, p)) {
+        try (OpenObjects store = storeAt(root, p)) {
             ObjectId id = ObjectId.random();
             write(store, p, id, keys(rnd, 500), false, rnd);
             Path kv = store.nativePath(id);
@@ -109,6 +110,37 @@ class WriterKeySamplesTest {
             Files.copy(kv, copy);
             Files.move(copy, kv, StandardCopyOption.REPLACE_EXISTING);
             assertNull(WrittenFiles.takeSamples(kv), "another file now");
+        }
+    }
+
+    /** Objects under {@code dir} with the store's descriptor, as an object store opens them (writers keep samples only there). */
+    private static OpenObjects storeAt(Path dir, Policy p) throws IOException {
+        Files.createDirectories(dir);
+        StoreDescriptor.check(dir, p);
+        return new OpenObjects(dir, p);
+    }
+
+    /** A native written outside any object store is never indexed by one: its writer keeps no samples. */
+    @Test
+    void aNativeOutsideAnObjectStoreKeepsNoSamples() throws IOException {
+        Policy p = policy(7, 7, ValueGrammar.OPTIONAL);
+        Random rnd = new Random(78);
+        byte[][] keys = keys(rnd, 200);
+        Path plain = root.resolve("plain.kv");
+        Path lookalike = root.resolve("no-store").resolve("ab").resolve("cd").resolve("0123456789abcdef0123456789ab.kv");
+        Files.createDirectories(lookalike.getParent());
+        for (Path target : new Path[] {plain, lookalike}) {
+            try (EncodedOutput out = EncodedOutput.create(target, p, CommonWidthRule.policy())) {
+                byte[] previous = null;
+                for (byte[] key : keys) {
+                    int lcp = previous == null ? 0 : Arrays.mismatch(previous, key);
+                    out.append(lcp, MemorySegment.ofArray(key), lcp, key.length - lcp, MemorySegment.ofArray(new byte[] {1}), 0, 1);
+                    previous = key;
+                }
+                out.finish();
+            }
+            assertTrue(Files.size(target) > 0);
+            assertNull(WrittenFiles.takeSamples(target), "samples kept for " + target);
         }
     }
 
