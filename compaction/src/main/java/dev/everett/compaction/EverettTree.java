@@ -5,6 +5,7 @@ import dev.everett.api.TemporaryFiles;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueMerger;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -22,6 +23,7 @@ import java.util.Set;
  * happens outside it.
  */
 final class EverettTree implements LsmTree {
+    private static final System.Logger LOG = System.getLogger(EverettTree.class.getName());
     static final String SEGMENTS = "segments";
     static final String CHAINS = "chains";
 
@@ -101,28 +103,48 @@ final class EverettTree implements LsmTree {
     private void deleteUnnamed() throws IOException {
         Set<ObjectId> live = new HashSet<>(holders.keySet());
         for (ObjectId id : segments.list()) {
+            Path d = segments.segmentDirectory(id);
             if (!live.contains(id)) {
-                segments.deleteTree(segments.segmentDirectory(id));
+                sweep(d, () -> segments.deleteTree(d));
             } else {
-                deleteTemporaryFiles(segments.segmentDirectory(id));
+                sweep(d, () -> deleteTemporaryFiles(d));
             }
         }
         for (Path p : files.list(chains)) {
             ObjectId id = SegmentFiles.parseSegmentName(p.getFileName().toString());
             if (id == null || !live.contains(id)) {
-                segments.deleteTree(p);
+                sweep(p, () -> segments.deleteTree(p));
             } else {
-                deleteTemporaryFiles(p);
+                sweep(p, () -> deleteTemporaryFiles(p));
             }
         }
         for (Path p : files.list(dir)) {
             String name = p.getFileName().toString();
             if ((name.startsWith(Manifest.PREFIX) && !p.equals(manifest.file())) || name.equals(Manifest.CURRENT + ".tmp")) {
-                files.delete(p);
+                sweep(p, () -> files.delete(p));
             }
         }
         files.forceDirectory(dir);
         pendingDeletes.clear();
+    }
+
+    /** A deletion of what no edit names. */
+    private interface Deletion {
+        void run() throws IOException;
+    }
+
+    /**
+     * Runs {@code deletion} of garbage at {@code path}; if it fails, warns and leaves the rest for
+     * the next open, which tries again. Garbage that cannot be deleted now (a permission, a file
+     * another program holds open) must not make the tree unopenable: RocksDB, too, logs a failed
+     * purge of obsolete files and goes on.
+     */
+    private static void sweep(Path path, Deletion deletion) {
+        try {
+            deletion.run();
+        } catch (IOException | UncheckedIOException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not delete " + path + ", which no edit names; the next open tries again: " + e);
+        }
     }
 
     /**

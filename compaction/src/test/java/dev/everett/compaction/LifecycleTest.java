@@ -300,6 +300,57 @@ class LifecycleTest {
         }
     }
 
+    /**
+     * Garbage that cannot be deleted at open (an unnamed segment directory whose files refuse to
+     * go) does not make the tree unopenable: open warns, reads go on, and the next open deletes it.
+     */
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void garbageThatCannotBeDeletedDoesNotStopOpen(Layout layout) throws IOException {
+        Path root = dir.resolve(layout.name());
+        TreeMap<byte[], byte[]> model;
+        try (LsmTree tree = LsmTree.open(root, options(layout))) {
+            model = fill(tree, 3);
+        }
+        Path garbage = root.resolve("segments").resolve(ObjectId.random().hex());
+        Files.createDirectories(garbage);
+        Files.write(garbage.resolve("left-by-a-crash"), new byte[] {7});
+        files.failWhen = (op, p) -> op.equals("delete") && p.startsWith(garbage);
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(EverettTree.class.getName());
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                warnings.add(r.getLevel() + " " + r.getMessage());
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        boolean parents = log.getUseParentHandlers();
+        log.setUseParentHandlers(false); // the warning is expected here: keep it off the console
+        log.addHandler(capture);
+        try {
+            try (LsmTree tree = LsmTree.open(root, options(layout)); Version v = tree.current()) {
+                ReadChecks.gets(v, model, new ArrayList<>(model.keySet()), new java.util.Random(9));
+            }
+        } finally {
+            log.removeHandler(capture);
+            log.setUseParentHandlers(parents);
+            files.failWhen = (op, p) -> false;
+        }
+        assertTrue(Files.exists(garbage), "the undeletable garbage is still there");
+        assertTrue(warnings.stream().anyMatch(w -> w.startsWith("WARNING") && w.contains(garbage.toString())), "open warned, naming it: " + warnings);
+        try (LsmTree tree = LsmTree.open(root, options(layout))) {
+            assertFalse(Files.exists(garbage), "the next open deletes it");
+        }
+    }
+
     private static Path manifestOf(Path root) throws IOException {
         String name = Files.readString(root.resolve("CURRENT")).split(" ")[0];
         return root.resolve(name);
