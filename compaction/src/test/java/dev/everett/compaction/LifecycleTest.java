@@ -259,6 +259,13 @@ class LifecycleTest {
         return out;
     }
 
+    /** A tree at {@code root} with three flushed runs, closed again; its model. */
+    private TreeMap<byte[], byte[]> filledAndClosed(Path root, Layout layout) throws IOException {
+        try (LsmTree tree = LsmTree.open(root, options(layout))) {
+            return fill(tree, 3);
+        }
+    }
+
     /**
      * A crash while a file was being written inside a live segment or chain (a key filter is
      * written lazily, after its segment was named) leaves a temporary file no edit accounts for:
@@ -268,10 +275,7 @@ class LifecycleTest {
     @EnumSource(Layout.class)
     void openDeletesTemporaryFilesACrashLeftInsideLiveSegmentsAndChains(Layout layout) throws IOException {
         Path root = dir.resolve(layout.name());
-        TreeMap<byte[], byte[]> model;
-        try (LsmTree tree = LsmTree.open(root, options(layout))) {
-            model = fill(tree, 3);
-        }
+        TreeMap<byte[], byte[]> model = filledAndClosed(root, layout);
         Set<String> published = filesOnDisk(root);
         List<Path> planted = new ArrayList<>();
         for (String area : new String[] {"segments", "chains"}) {
@@ -308,10 +312,7 @@ class LifecycleTest {
     @EnumSource(Layout.class)
     void garbageThatCannotBeDeletedDoesNotStopOpen(Layout layout) throws IOException {
         Path root = dir.resolve(layout.name());
-        TreeMap<byte[], byte[]> model;
-        try (LsmTree tree = LsmTree.open(root, options(layout))) {
-            model = fill(tree, 3);
-        }
+        TreeMap<byte[], byte[]> model = filledAndClosed(root, layout);
         Path garbage = root.resolve("segments").resolve(ObjectId.random().hex());
         Files.createDirectories(garbage);
         Files.write(garbage.resolve("left-by-a-crash"), new byte[] {7});
