@@ -5,7 +5,14 @@ import dev.everett.api.EverettException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -64,6 +71,9 @@ public final class Everett implements Runnable {
         if (e instanceof NoSuchFileException n) {
             return "no such file: " + n.getFile();
         }
+        if (e instanceof FileSystemException f && f.getFile() != null) {
+            return f.getFile() + ": " + fileProblem(f);
+        }
         if (e instanceof CorruptSegmentException || e instanceof EverettException || e instanceof CliException) {
             return e.getMessage();
         }
@@ -75,6 +85,24 @@ public final class Everett implements Runnable {
             return e.getMessage();
         }
         return e.toString();
+    }
+
+    /** What went wrong with a file, in words (the JDK's exceptions carry a reason only sometimes). */
+    private static String fileProblem(FileSystemException f) {
+        if (f instanceof FileAlreadyExistsException) {
+            Path p = Path.of(f.getFile());
+            return Files.exists(p) && !Files.isDirectory(p) ? "exists and is not a directory" : "already exists";
+        }
+        if (f instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (f instanceof NotDirectoryException) {
+            return "not a directory";
+        }
+        if (f instanceof DirectoryNotEmptyException) {
+            return "directory not empty";
+        }
+        return f.getReason() != null ? f.getReason() : f.getClass().getSimpleName();
     }
 
     @Override

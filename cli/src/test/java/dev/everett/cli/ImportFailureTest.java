@@ -46,6 +46,17 @@ class ImportFailureTest {
     }
 
     @Test
+    void anOutputThatIsAFileIsNamedWithTheRule() throws Exception {
+        Path good = sst("good.sst", new byte[] {1});
+        Path out = dir.resolve("a-file");
+        Files.write(out, new byte[] {1});
+        Cli.Result r = Cli.run("import", "--rocksdb", good, "--out", out);
+        assertEquals(1, r.exit(), r.toString());
+        assertTrue(r.err().contains(out.toString()) && r.err().contains("not a directory"), r.toString());
+        assertFalse(r.err().contains("Exception"), "a user error reads as one line, not an exception's name: " + r);
+    }
+
+    @Test
     void aCorruptSstCreatesNoStore() throws Exception {
         Path good = sst("good.sst", new byte[] {1}, new byte[] {2});
         Path corrupt = dir.resolve("corrupt.sst");
