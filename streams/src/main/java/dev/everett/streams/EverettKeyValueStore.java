@@ -21,6 +21,7 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
@@ -29,10 +30,11 @@ import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.errors.TaskCorruptedException;
-import org.apache.kafka.streams.processor.BatchingStateRestoreCallback;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
 import org.apache.kafka.streams.query.FailureReason;
 import org.apache.kafka.streams.query.KeyQuery;
 import org.apache.kafka.streams.query.Position;
@@ -65,7 +67,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * the buffer fills or before the store is next read, written or committed. With the log, the next
  * commit flushes the memtable to segments once, before it logs an offset that covers those records;
  * without it, restored records are written as processed ones are, and persisted with their offsets
- * by the next memtable flush.
+ * by the next memtable flush. As with the built-in RocksDB store, each restored record's position
+ * header (written when Kafka Streams' internal {@code IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED} is on)
+ * moves the store's query position, which commits then persist with the offsets.
  *
  * <p><b>Iterators</b> read an implicit snapshot taken when they are created, so writes and commits
  * made while one is open are not seen by it (as with RocksDB's iterators); the store closes those
@@ -119,6 +123,11 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private volatile boolean open;
     private Position position = Position.emptyPosition();
     /**
+     * Kafka Streams' internal IQ consistency switch: restored records carry the position of the
+     * write they log, and restoring them moves this store's position (as the built-in store's).
+     */
+    private boolean consistencyEnabled;
+    /**
      * With the log: records were restored (around it) since the last flush, so flush before logged
      * offsets cover them. Without the log every write goes around it, and the next memtable flush
      * persists restored records with the offsets that cover them, as it does processed ones.
@@ -158,6 +167,8 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         bookkeepingLagBytes = options.writeAheadLog() ? 0 : Math.max(1, dbOptions.writeBufferSize() / 64);
         writtenSinceBookkeeping = 0;
         bookkeepingPending = false;
+        consistencyEnabled = StreamsConfig.InternalConfig.getBoolean(stateStoreContext.appConfigs(),
+                StreamsConfig.InternalConfig.IQ_CONSISTENCY_OFFSET_VECTOR_ENABLED, false);
         db = openDatabase(dbOptions);
         try {
             checkFormat();
@@ -589,22 +600,49 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     /**
      * Restores changelog batches through the {@link RestoreBuffer} (written without the log when it
      * fills or before the next other operation); with the log, the next commit flushes them first.
+     * Kafka Streams hands it whole changelog records ({@link #restoreBatch}), whose headers carry
+     * the writer's position when IQ consistency is on; that position is merged into the store's as
+     * the built-in RocksDB store does, through Kafka's own {@link ChangelogRecordDeserializationHelper}.
      */
-    private final class Restorer implements BatchingStateRestoreCallback {
+    private final class Restorer implements RecordBatchingStateRestoreCallback {
+        @Override
+        public void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
+            long start = System.nanoTime();
+            synchronized (EverettKeyValueStore.this) {
+                validateOpen();
+                // Before the first record: a batch that fails part-way may have written some around the log.
+                restoredAroundTheLog = options.writeAheadLog();
+                for (ConsumerRecord<byte[], byte[]> record : records) {
+                    ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(record, consistencyEnabled, position);
+                    buffer(record.key(), record.value());
+                }
+            }
+            restoreStatistics.add(records.size(), System.nanoTime() - start);
+        }
+
+        /**
+         * Records without headers, for callers outside Kafka Streams' restoration (which always calls
+         * {@link #restoreBatch}): restored as that is, moving no position.
+         */
         @Override
         public void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
             long start = System.nanoTime();
             synchronized (EverettKeyValueStore.this) {
                 validateOpen();
-                for (KeyValue<byte[], byte[]> record : records) {
-                    Objects.requireNonNull(record.key, "restored record key cannot be null");
-                    if (restoreBuffer.add(record.key, record.value)) {
-                        restoreBuffer.drainTo(db, restoreOptions);
-                    }
-                }
+                // Before the first record: a batch that fails part-way may have written some around the log.
                 restoredAroundTheLog = options.writeAheadLog();
+                for (KeyValue<byte[], byte[]> record : records) {
+                    buffer(record.key, record.value);
+                }
             }
             restoreStatistics.add(records.size(), System.nanoTime() - start);
+        }
+
+        private void buffer(byte[] key, byte[] value) {
+            Objects.requireNonNull(key, "restored record key cannot be null");
+            if (restoreBuffer.add(key, value)) {
+                restoreBuffer.drainTo(db, restoreOptions);
+            }
         }
     }
 
