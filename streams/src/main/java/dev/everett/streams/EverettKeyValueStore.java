@@ -454,6 +454,9 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     /** Writes the committed offsets and the position as one batch, behind every record written before. */
     private void writeBookkeeping() {
+        // Restored records still buffered are covered by these offsets (and this position): they
+        // go first, so that no flush can persist the offsets in a memtable without them.
+        drainRestored();
         try (WriteBatch batch = new WriteBatch()) {
             committed.writeTo(batch);
             batch.put(StoreKeys.POSITION, PositionCodec.encode(position));
