@@ -528,7 +528,10 @@ public final class EverettDB implements AutoCloseable {
                 slowed = true;
                 continue;
             }
-            if (v.active.approximateBytes() >= options.writeBufferSize()) {
+            // The log counts too: overwrites prune the memtable (its size can stay far below the
+            // buffer size), but every one of them stays in the log until the memtable is flushed,
+            // and a log replays into memory whole at open.
+            if (v.active.approximateBytes() >= options.writeBufferSize() || log.bytesWritten() >= options.writeBufferSize()) {
                 if (v.immutables.size() >= options.maxWriteBufferNumber() - 1) {
                     stats.memtableStallNanos.add(awaitBackground());
                     continue;
