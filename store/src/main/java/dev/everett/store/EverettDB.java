@@ -76,6 +76,8 @@ public final class EverettDB implements AutoCloseable {
     private final ArrayDeque<PendingWrite> queue = new ArrayDeque<>();
     private long lastAllocatedSeq;
     private volatile long lastPublishedSeq;
+    /** A write skipped the log (RocksDB's has_unpersisted_data_): close then flushes the memtables. */
+    private boolean unloggedWrites;
     private volatile boolean closed;
 
     // State shared with the background threads: the view, the memtable list, failures, closing.
@@ -484,6 +486,7 @@ public final class EverettDB implements AutoCloseable {
             }
             stats.userBytes.add(p.batch.size());
             stats.writes.add(p.batch.count());
+            unloggedWrites |= p.disableWAL;
         }
         stats.commitGroups.increment();
         lastPublishedSeq = seq;
@@ -1243,6 +1246,14 @@ public final class EverettDB implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = e;
         }
+        if (unloggedWrites && backgroundFailure == null && failure == null) {
+            try {
+                flushAtClose();
+            } catch (IOException | RuntimeException e) {
+                failure = e;
+                backgroundFailure = e;
+            }
+        }
         for (Snapshot s : List.copyOf(snapshots)) {
             releaseSnapshot(s);
         }
@@ -1269,6 +1280,39 @@ public final class EverettDB implements AutoCloseable {
         if (failure != null) {
             throw new UncheckedIOException("closing store at " + dir + " failed: " + failure,
                     failure instanceof IOException io ? io : new IOException(failure));
+        }
+    }
+
+    /**
+     * Writes every memtable to segments, oldest first (close, after the background stopped, when
+     * writes skipped the log): what only the memtables hold would otherwise be lost by a clean
+     * close, where RocksDB flushes at shutdown for the same reason. The active memtable, if it
+     * holds anything, is switched to a new log first, so the last flush's edit names a log that
+     * exists; each flush deletes the logs it covers, as the flush thread does.
+     */
+    private void flushAtClose() throws IOException {
+        ReadView v = view;
+        List<MemTable> pending = new ArrayList<>(v.immutables.reversed());
+        if (!v.active.isEmpty()) {
+            WriteAheadLog old = log;
+            old.force();
+            old.close();
+            WriteAheadLog next = WriteAheadLog.create(files, dir, nextLogNumber++);
+            log = next;
+            v.active.freeze(next.number(), lastAllocatedSeq);
+            pending.add(v.active);
+        }
+        for (MemTable m : pending) {
+            MemTableEntries entries = new MemTableEntries(m);
+            tree.flush(entries, hostStateAfter(m));
+            stats.flushes.increment();
+            stats.flushRecords.add(entries.written());
+            for (Path p : files.list(dir)) {
+                long n = WriteAheadLog.numberOf(p);
+                if (n >= 0 && n < m.nextLogNumber()) {
+                    files.delete(p);
+                }
+            }
         }
     }
 
