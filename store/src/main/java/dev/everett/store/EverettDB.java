@@ -85,6 +85,12 @@ public final class EverettDB implements AutoCloseable {
     private final Condition stateChanged = stateLock.newCondition();
     private volatile ReadView view;
     private volatile Throwable backgroundFailure;
+    /**
+     * An append, force, close or creation of a log failed: close does not force the log again (a
+     * retried force can report success for pages the failed one lost). Any other failure (a
+     * flush's, a compaction's) leaves the log sound, and close forces it as always.
+     */
+    private volatile boolean logFailed;
     private volatile boolean closing;
     private int manualCompactions;
     private long flushesDone;
@@ -470,6 +476,7 @@ public final class EverettDB implements AutoCloseable {
                 }
             }
         } catch (IOException | RuntimeException e) {
+            logFailed = true;
             backgroundFailure = e;
             return new UncheckedIOException("write-ahead log append to " + l.path() + " failed; the store refuses further writes",
                     e instanceof IOException io ? io : new IOException(e));
@@ -593,6 +600,7 @@ public final class EverettDB implements AutoCloseable {
             old.close();
             next = WriteAheadLog.create(files, dir, nextLogNumber++);
         } catch (IOException e) {
+            logFailed = true;
             backgroundFailure = e;
             throw new UncheckedIOException("cannot switch write-ahead logs after " + old.path() + "; the store refuses further writes", e);
         }
@@ -1264,7 +1272,7 @@ public final class EverettDB implements AutoCloseable {
             stateLock.unlock();
         }
         try {
-            if (backgroundFailure == null) {
+            if (!logFailed) {
                 log.force();
             }
             log.close();
@@ -1295,9 +1303,15 @@ public final class EverettDB implements AutoCloseable {
         List<MemTable> pending = new ArrayList<>(v.immutables.reversed());
         if (!v.active.isEmpty()) {
             WriteAheadLog old = log;
-            old.force();
-            old.close();
-            WriteAheadLog next = WriteAheadLog.create(files, dir, nextLogNumber++);
+            WriteAheadLog next;
+            try {
+                old.force();
+                old.close();
+                next = WriteAheadLog.create(files, dir, nextLogNumber++);
+            } catch (IOException e) {
+                logFailed = true;
+                throw e;
+            }
             log = next;
             v.active.freeze(next.number(), lastAllocatedSeq);
             pending.add(v.active);
