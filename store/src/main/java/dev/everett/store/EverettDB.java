@@ -367,8 +367,8 @@ public final class EverettDB implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
         checkOpen();
-        if (batch.count() == 0) {
-            return;
+        if (batch.count() == 0 && !(options.sync() && !options.disableWAL())) {
+            return; // nothing to log or apply; a synced empty batch still forces the log, as RocksDB's does
         }
         commit(new PendingWrite(batch, options.sync() && !options.disableWAL(), options.disableWAL()));
     }
@@ -461,13 +461,13 @@ public final class EverettDB implements AutoCloseable {
             boolean sync = false;
             l.beginGroup();
             for (PendingWrite p : group) {
-                if (!p.disableWAL) {
+                if (!p.disableWAL && p.batch.count() > 0) { // an empty batch (synced) has no record: replay refuses a count of 0
                     l.addRecord(p.firstSeq, p.batch.count(), p.batch.data(), p.batch.size());
                     anyLogged = true;
                 }
                 sync |= p.sync;
             }
-            if (anyLogged) {
+            if (anyLogged || sync) {
                 long before = l.bytesWritten();
                 l.writeGroup(sync);
                 stats.walBytes.add(l.bytesWritten() - before);
