@@ -449,7 +449,13 @@ public final class EverettDB implements AutoCloseable {
 
     /** Logs and applies a group (leader only, outside the commit lock); returns the failure or null. */
     private RuntimeException commitGroup(List<PendingWrite> group) {
-        makeRoomForWrite();
+        long logBytes = 0; // what the group adds to the log
+        for (PendingWrite p : group) {
+            if (!p.disableWAL && p.batch.count() > 0) {
+                logBytes += WriteAheadLog.RECORD_HEADER_BYTES + WriteAheadLog.PAYLOAD_PREFIX_BYTES + p.batch.size();
+            }
+        }
+        makeRoomForWrite(logBytes);
         long seq = lastAllocatedSeq; // only leaders allocate, one at a time
         for (PendingWrite p : group) {
             p.firstSeq = seq + 1;
@@ -515,7 +521,7 @@ public final class EverettDB implements AutoCloseable {
      * memtable full and every other memtable waiting for its flush, commits wait for the
      * background. A full memtable is switched out here.
      */
-    private void makeRoomForWrite() {
+    private void makeRoomForWrite(long groupLogBytes) {
         boolean slowed = false;
         for (;;) {
             refuseAfterFailure();
@@ -541,7 +547,11 @@ public final class EverettDB implements AutoCloseable {
             // The log counts too: overwrites prune the memtable (its size can stay far below the
             // buffer size), but every one of them stays in the log until the memtable is flushed,
             // and a log replays into memory whole at open.
-            if (v.active.approximateBytes() >= options.writeBufferSize() || log.bytesWritten() >= options.writeBufferSize()) {
+            // And a log must stay small enough for open to read it back (one array): a group that
+            // would take it past that goes to a new log (a fresh log takes any one batch).
+            long logged = log.bytesWritten();
+            if (v.active.approximateBytes() >= options.writeBufferSize() || logged >= options.writeBufferSize()
+                    || (!v.active.isEmpty() && logged + groupLogBytes > options.maxLogBytes())) {
                 if (v.immutables.size() >= options.maxWriteBufferNumber() - 1) {
                     stats.memtableStallNanos.add(awaitBackground());
                     continue;

@@ -62,4 +62,31 @@ class LogGrowthTest {
             assertArrayEquals("2".getBytes(UTF_8), d.get("logged".getBytes(UTF_8)));
         }
     }
+
+    /**
+     * Open reads a log back in one array (at most {@code Integer.MAX_VALUE - 8} bytes), so no log
+     * may grow past that, whatever the write buffer size (a 4 GiB buffer was accepted and its log
+     * could not be replayed). Here the limit is lowered to 10,000 bytes under a 1 MiB buffer.
+     */
+    @Test
+    void noLogGrowsPastWhatOpenCanReadBack() throws IOException {
+        Path db = dir.resolve("db");
+        long limit = 10_000;
+        DBOptions options = new DBOptions().setWriteBufferSize(1 << 20).setAllowMmapWrites(false).setMaxLogBytes(limit);
+        try (EverettDB d = EverettDB.open(db, options)) {
+            for (int i = 0; i < 100; i++) {
+                d.put(("k" + i).getBytes(UTF_8), new byte[1000]);
+                try (Stream<Path> s = Files.list(db)) {
+                    for (Path p : s.filter(p -> WriteAheadLog.numberOf(p) >= 0).toList()) {
+                        assertTrue(p.toFile().length() <= limit, p.getFileName() + " holds " + p.toFile().length() + " bytes");
+                    }
+                }
+            }
+        }
+        try (EverettDB d = EverettDB.open(db, options)) {
+            for (int i = 0; i < 100; i++) {
+                assertArrayEquals(new byte[1000], d.get(("k" + i).getBytes(UTF_8)));
+            }
+        }
+    }
 }
