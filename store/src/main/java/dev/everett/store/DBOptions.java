@@ -37,9 +37,10 @@ public final class DBOptions implements AutoCloseable {
     private StoreFiles files;
     /**
      * The most bytes one log may hold: open replays a log from one array, and a Java array holds
-     * at most {@code Integer.MAX_VALUE - 8} bytes. Tests lower it.
+     * at most {@code Integer.MAX_VALUE - 8} bytes, less the window of zeros a mapped log may end
+     * in after a crash. Tests lower it.
      */
-    private long maxLogBytes = Integer.MAX_VALUE - 8;
+    private long maxLogBytes = Integer.MAX_VALUE - 8 - MappedAppendFile.WINDOW;
     private StorageFiles treeFiles = StorageFiles.system();
 
     /** The level layout a new store gets unless told otherwise (the faster one in the store's measurements). */
