@@ -35,6 +35,12 @@ public final class DBOptions implements AutoCloseable {
     private boolean allowMmapWrites = true;
     /** Null: the real file system, as {@link #allowMmapWrites} says; tests substitute their own. */
     private StoreFiles files;
+    /**
+     * The most bytes one log may hold: open replays a log from one array, and a Java array holds
+     * at most {@code Integer.MAX_VALUE - 8} bytes, less the window of zeros a mapped log may end
+     * in after a crash. Tests lower it.
+     */
+    private long maxLogBytes = Integer.MAX_VALUE - 8 - MappedAppendFile.WINDOW;
     private StorageFiles treeFiles = StorageFiles.system();
 
     /** The level layout a new store gets unless told otherwise (the faster one in the store's measurements). */
@@ -274,6 +280,16 @@ public final class DBOptions implements AutoCloseable {
     DBOptions setStoreFiles(StoreFiles files) {
         this.files = Objects.requireNonNull(files, "files");
         return this;
+    }
+
+    /** Tests lower the most bytes a log may hold. */
+    DBOptions setMaxLogBytes(long bytes) {
+        this.maxLogBytes = bytes;
+        return this;
+    }
+
+    long maxLogBytes() {
+        return maxLogBytes;
     }
 
     StoreFiles storeFiles() {

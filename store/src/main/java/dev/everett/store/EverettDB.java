@@ -76,6 +76,8 @@ public final class EverettDB implements AutoCloseable {
     private final ArrayDeque<PendingWrite> queue = new ArrayDeque<>();
     private long lastAllocatedSeq;
     private volatile long lastPublishedSeq;
+    /** A write skipped the log (RocksDB's has_unpersisted_data_): close then flushes the memtables. */
+    private boolean unloggedWrites;
     private volatile boolean closed;
 
     // State shared with the background threads: the view, the memtable list, failures, closing.
@@ -83,6 +85,12 @@ public final class EverettDB implements AutoCloseable {
     private final Condition stateChanged = stateLock.newCondition();
     private volatile ReadView view;
     private volatile Throwable backgroundFailure;
+    /**
+     * An append, force, close or creation of a log failed: close does not force the log again (a
+     * retried force can report success for pages the failed one lost). Any other failure (a
+     * flush's, a compaction's) leaves the log sound, and close forces it as always.
+     */
+    private volatile boolean logFailed;
     private volatile boolean closing;
     private int manualCompactions;
     private long flushesDone;
@@ -359,8 +367,8 @@ public final class EverettDB implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
         checkOpen();
-        if (batch.count() == 0) {
-            return;
+        if (batch.count() == 0 && !(options.sync() && !options.disableWAL())) {
+            return; // nothing to log or apply; a synced empty batch still forces the log, as RocksDB's does
         }
         commit(new PendingWrite(batch, options.sync() && !options.disableWAL(), options.disableWAL()));
     }
@@ -441,7 +449,13 @@ public final class EverettDB implements AutoCloseable {
 
     /** Logs and applies a group (leader only, outside the commit lock); returns the failure or null. */
     private RuntimeException commitGroup(List<PendingWrite> group) {
-        makeRoomForWrite();
+        long logBytes = 0; // what the group adds to the log
+        for (PendingWrite p : group) {
+            if (!p.disableWAL && p.batch.count() > 0) {
+                logBytes += WriteAheadLog.RECORD_HEADER_BYTES + WriteAheadLog.PAYLOAD_PREFIX_BYTES + p.batch.size();
+            }
+        }
+        makeRoomForWrite(logBytes);
         long seq = lastAllocatedSeq; // only leaders allocate, one at a time
         for (PendingWrite p : group) {
             p.firstSeq = seq + 1;
@@ -453,13 +467,13 @@ public final class EverettDB implements AutoCloseable {
             boolean sync = false;
             l.beginGroup();
             for (PendingWrite p : group) {
-                if (!p.disableWAL) {
+                if (!p.disableWAL && p.batch.count() > 0) { // an empty batch (synced) has no record: replay refuses a count of 0
                     l.addRecord(p.firstSeq, p.batch.count(), p.batch.data(), p.batch.size());
                     anyLogged = true;
                 }
                 sync |= p.sync;
             }
-            if (anyLogged) {
+            if (anyLogged || sync) {
                 long before = l.bytesWritten();
                 l.writeGroup(sync);
                 stats.walBytes.add(l.bytesWritten() - before);
@@ -468,6 +482,7 @@ public final class EverettDB implements AutoCloseable {
                 }
             }
         } catch (IOException | RuntimeException e) {
+            logFailed = true;
             backgroundFailure = e;
             return new UncheckedIOException("write-ahead log append to " + l.path() + " failed; the store refuses further writes",
                     e instanceof IOException io ? io : new IOException(e));
@@ -484,6 +499,7 @@ public final class EverettDB implements AutoCloseable {
             }
             stats.userBytes.add(p.batch.size());
             stats.writes.add(p.batch.count());
+            unloggedWrites |= p.disableWAL;
         }
         stats.commitGroups.increment();
         lastPublishedSeq = seq;
@@ -505,7 +521,7 @@ public final class EverettDB implements AutoCloseable {
      * memtable full and every other memtable waiting for its flush, commits wait for the
      * background. A full memtable is switched out here.
      */
-    private void makeRoomForWrite() {
+    private void makeRoomForWrite(long groupLogBytes) {
         boolean slowed = false;
         for (;;) {
             refuseAfterFailure();
@@ -528,7 +544,14 @@ public final class EverettDB implements AutoCloseable {
                 slowed = true;
                 continue;
             }
-            if (v.active.approximateBytes() >= options.writeBufferSize()) {
+            // The log counts too: overwrites prune the memtable (its size can stay far below the
+            // buffer size), but every one of them stays in the log until the memtable is flushed,
+            // and a log replays into memory whole at open.
+            // And a log must stay small enough for open to read it back (one array): a group that
+            // would take it past that goes to a new log (a fresh log takes any one batch).
+            long logged = log.bytesWritten();
+            if (v.active.approximateBytes() >= options.writeBufferSize() || logged >= options.writeBufferSize()
+                    || (!v.active.isEmpty() && logged + groupLogBytes > options.maxLogBytes())) {
                 if (v.immutables.size() >= options.maxWriteBufferNumber() - 1) {
                     stats.memtableStallNanos.add(awaitBackground());
                     continue;
@@ -587,6 +610,7 @@ public final class EverettDB implements AutoCloseable {
             old.close();
             next = WriteAheadLog.create(files, dir, nextLogNumber++);
         } catch (IOException e) {
+            logFailed = true;
             backgroundFailure = e;
             throw new UncheckedIOException("cannot switch write-ahead logs after " + old.path() + "; the store refuses further writes", e);
         }
@@ -1240,6 +1264,14 @@ public final class EverettDB implements AutoCloseable {
         } catch (RuntimeException e) {
             failure = e;
         }
+        if (unloggedWrites && backgroundFailure == null && failure == null) {
+            try {
+                flushAtClose();
+            } catch (IOException | RuntimeException e) {
+                failure = e;
+                backgroundFailure = e;
+            }
+        }
         for (Snapshot s : List.copyOf(snapshots)) {
             releaseSnapshot(s);
         }
@@ -1250,7 +1282,7 @@ public final class EverettDB implements AutoCloseable {
             stateLock.unlock();
         }
         try {
-            if (backgroundFailure == null) {
+            if (!logFailed) {
                 log.force();
             }
             log.close();
@@ -1266,6 +1298,45 @@ public final class EverettDB implements AutoCloseable {
         if (failure != null) {
             throw new UncheckedIOException("closing store at " + dir + " failed: " + failure,
                     failure instanceof IOException io ? io : new IOException(failure));
+        }
+    }
+
+    /**
+     * Writes every memtable to segments, oldest first (close, after the background stopped, when
+     * writes skipped the log): what only the memtables hold would otherwise be lost by a clean
+     * close, where RocksDB flushes at shutdown for the same reason. The active memtable, if it
+     * holds anything, is switched to a new log first, so the last flush's edit names a log that
+     * exists; each flush deletes the logs it covers, as the flush thread does.
+     */
+    private void flushAtClose() throws IOException {
+        ReadView v = view;
+        List<MemTable> pending = new ArrayList<>(v.immutables.reversed());
+        if (!v.active.isEmpty()) {
+            WriteAheadLog old = log;
+            WriteAheadLog next;
+            try {
+                old.force();
+                old.close();
+                next = WriteAheadLog.create(files, dir, nextLogNumber++);
+            } catch (IOException e) {
+                logFailed = true;
+                throw e;
+            }
+            log = next;
+            v.active.freeze(next.number(), lastAllocatedSeq);
+            pending.add(v.active);
+        }
+        for (MemTable m : pending) {
+            MemTableEntries entries = new MemTableEntries(m);
+            tree.flush(entries, hostStateAfter(m));
+            stats.flushes.increment();
+            stats.flushRecords.add(entries.written());
+            for (Path p : files.list(dir)) {
+                long n = WriteAheadLog.numberOf(p);
+                if (n >= 0 && n < m.nextLogNumber()) {
+                    files.delete(p);
+                }
+            }
         }
     }
 

@@ -19,6 +19,9 @@ public final class WriteBatch implements AutoCloseable {
     static final byte PUT = 0x1;
     static final byte SINGLE_DELETE = 0x7;
 
+    /** The largest encoding a batch may reach. */
+    static final int MAX_BYTES = Integer.MAX_VALUE - 8 - 2 * MappedAppendFile.WINDOW;
+
     private byte[] data = new byte[64];
     private int size;
     private int count;
@@ -102,7 +105,9 @@ public final class WriteBatch implements AutoCloseable {
 
     private void append(byte type, byte[] key, byte[] value) {
         int need = encodedSize(key.length, value == null ? -1 : value.length);
-        if ((long) size + need > Integer.MAX_VALUE - 64) {
+        // Room for the log's framing and a mapped log's window of zeros: a log holding the batch
+        // alone must stay readable at open, in one array (see DBOptions' maxLogBytes).
+        if ((long) size + need > MAX_BYTES) {
             throw new IllegalArgumentException("write batch would exceed 2 GiB (" + size + " bytes and " + count + " operations so far)");
         }
         if (size + need > data.length) {
