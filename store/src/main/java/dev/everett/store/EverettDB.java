@@ -360,17 +360,22 @@ public final class EverettDB implements AutoCloseable {
      * of them or none. Returns once the batch is in the log (forced if {@code options.sync()}) and
      * visible to reads. May wait while flushes or compactions are behind (write stalls).
      *
-     * @throws UncheckedIOException  the log append failed; the store then refuses further writes
-     * @throws IllegalStateException the store is closed, or an earlier log append or background job failed
+     * @throws UncheckedIOException     the log append failed; the store then refuses further writes
+     * @throws IllegalStateException    the store is closed, or an earlier log append or background job failed
+     * @throws IllegalArgumentException the options ask for a synced write without the log (RocksDB
+     *                                  refuses the pair too: nothing would be forced)
      */
     public void write(WriteOptions options, WriteBatch batch) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
         checkOpen();
-        if (batch.count() == 0 && !(options.sync() && !options.disableWAL())) {
+        if (options.sync() && options.disableWAL()) {
+            throw new IllegalArgumentException("WriteOptions: sync writes need the write-ahead log (sync and disableWAL are both set)");
+        }
+        if (batch.count() == 0 && !options.sync()) {
             return; // nothing to log or apply; a synced empty batch still forces the log, as RocksDB's does
         }
-        commit(new PendingWrite(batch, options.sync() && !options.disableWAL(), options.disableWAL()));
+        commit(new PendingWrite(batch, options.sync(), options.disableWAL()));
     }
 
     /**

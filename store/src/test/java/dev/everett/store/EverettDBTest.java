@@ -237,6 +237,12 @@ class EverettDBTest {
             db.put(new WriteOptions().setSync(true), b("synced"), b("1"));
             db.put(new WriteOptions().setDisableWAL(true), b("unlogged"), b("2"));
             assertArrayEquals(b("2"), db.get(b("unlogged")));
+            // As RocksDB: a synced write without the log is refused (nothing would be forced), empty or not.
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> db.put(new WriteOptions().setSync(true).setDisableWAL(true), b("k"), b("v")));
+            assertTrue(e.getMessage().contains("sync") && e.getMessage().contains("disableWAL"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> db.write(new WriteOptions().setSync(true).setDisableWAL(true), new WriteBatch()));
+            assertNull(db.get(b("k")), "the refused write wrote nothing");
         }
         try (EverettDB db = EverettDB.open(dir.resolve("db"))) {
             assertArrayEquals(b("1"), db.get(b("synced")));
