@@ -298,13 +298,13 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         } else {
             db.put(writeOptions, stored, value);
         }
-        written(stored, value);
+        written(stored.length, value);
         updatePosition();
     }
 
-    /** Counts a record's bytes towards the next bookkeeping. */
-    private void written(byte[] storedKey, byte[] value) {
-        writtenSinceBookkeeping += storedKey.length + (value == null ? 0 : value.length);
+    /** Counts a record's bytes (its stored key's and its value's) towards the next bookkeeping. */
+    private void written(int storedKeyBytes, byte[] value) {
+        writtenSinceBookkeeping += storedKeyBytes + (value == null ? 0 : value.length);
     }
 
     @Override
@@ -336,7 +336,7 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                 } else {
                     batch.put(stored, entry.value);
                 }
-                written(stored, entry.value);
+                written(stored.length, entry.value);
             }
             db.write(writeOptions, batch);
         }
@@ -643,6 +643,10 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
         private void buffer(byte[] key, byte[] value) {
             Objects.requireNonNull(key, "restored record key cannot be null");
+            // Restored records count towards the bookkeeping lag as processed ones do: a store
+            // that only restores (a standby) then also writes its offsets behind them as it goes,
+            // not only at close (writeBookkeeping drains the buffer first).
+            written(StoreKeys.dataLength(key.length), value);
             if (restoreBuffer.add(key, value)) {
                 restoreBuffer.drainTo(db, restoreOptions);
             }

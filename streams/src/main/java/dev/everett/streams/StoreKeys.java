@@ -66,9 +66,14 @@ final class StoreKeys {
         }
     }
 
+    /** Bytes of the stored form of a record key of {@code keyBytes} bytes ({@link #data}). */
+    static int dataLength(int keyBytes) {
+        return keyBytes + 1;
+    }
+
     /** The record key of a store key: {@link #DATA} then the key's bytes. */
     static byte[] data(byte[] key) {
-        byte[] stored = new byte[key.length + 1];
+        byte[] stored = new byte[dataLength(key.length)];
         stored[0] = DATA;
         System.arraycopy(key, 0, stored, 1, key.length);
         return stored;
