@@ -1,0 +1,105 @@
+package dev.everett.merge;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.everett.api.CommonWidthRule;
+import dev.everett.api.MergeEngine;
+import dev.everett.api.MergeJob;
+import dev.everett.api.MergeOutput;
+import dev.everett.api.OpenMode;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentCursor;
+import dev.everett.api.SegmentEngine;
+import dev.everett.api.SegmentInfo;
+import dev.everett.api.SegmentReader;
+import dev.everett.api.SegmentWriter;
+import dev.everett.api.ValueGrammar;
+import dev.everett.api.ValueWidth;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Misused merges: each gives a specific exception (or a right answer), never a wrong one or lost data. */
+class MergeMisuseTest {
+    @TempDir
+    Path dir;
+    private final SegmentEngine engine = SegmentEngine.load();
+
+    /** A run of keys k000.. (step apart) with one-byte values {@code v}. */
+    private Path run(String name, Policy policy, int from, int count, int step, byte v) throws IOException {
+        Path p = dir.resolve(name);
+        try (SegmentWriter w = engine.newWriter(p, policy, CommonWidthRule.policy())) {
+            for (int i = 0; i < count; i++) {
+                w.put(String.format("k%03d", from + i * step).getBytes(), new byte[] {v});
+            }
+            w.finish();
+        }
+        return p;
+    }
+
+    private SegmentReader open(Path p, Policy policy) throws IOException {
+        return engine.open(p, policy, OpenMode.TYPED);
+    }
+
+    private static List<String> keys(SegmentReader r) {
+        List<String> keys = new ArrayList<>();
+        try (SegmentCursor c = r.cursor()) {
+            while (c.next()) {
+                keys.add(new String(c.keyBytes()));
+            }
+        }
+        return keys;
+    }
+
+    private static void drain(MergeJob job) throws IOException {
+        while (!job.done()) {
+            job.step(1000);
+        }
+    }
+
+    /** A split merge whose OutputFiles names one path twice would publish the second output over the first. */
+    @Test
+    void splitOutputsNamedTwiceAreRefused() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        Path same = dir.resolve("out.kv");
+        try (SegmentReader a = open(run("a", policy, 0, 20, 2, (byte) 1), policy);
+             SegmentReader b = open(run("b", policy, 1, 20, 2, (byte) 2), policy)) {
+            try (MergeJob job = NativeMerger.of(a, b).splitInto(16, i -> same).start()) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> drain(job));
+                assertTrue(e.getMessage().contains(same.toString()) && e.getMessage().contains("output 0"), e.getMessage());
+                assertThrows(IllegalStateException.class, job::finishAll);
+            }
+            assertTrue(Files.notExists(same), "a refused split merge leaves nothing");
+        }
+    }
+
+    /** An output over an input would replace the input (and a failed split merge would then delete it). */
+    @Test
+    void anOutputOverAnInputIsRefused() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        Path pa = run("a", policy, 0, 20, 2, (byte) 1);
+        Path pb = run("b", policy, 1, 20, 2, (byte) 2);
+        byte[] before = Files.readAllBytes(pa);
+        try (SegmentReader a = open(pa, policy); SegmentReader b = open(pb, policy)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> NativeMerger.of(a, b).into(pa).start());
+            assertTrue(e.getMessage().contains(pa.toString()), e.getMessage());
+            // A split merge whose second output is an input, and which then fails: the input must survive.
+            try (MergeJob job = NativeMerger.of(a, b).splitInto(16, i -> i == 1 ? dir.resolve(".").resolve("a") : dir.resolve("part" + i)).start()) {
+                assertThrows(IllegalArgumentException.class, () -> drain(job));
+            }
+        }
+        assertArrayEquals(before, Files.readAllBytes(pa), "the input is untouched");
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(List.of("a", "b"), s.map(p -> p.getFileName().toString()).sorted().toList());
+        }
+    }
+}
