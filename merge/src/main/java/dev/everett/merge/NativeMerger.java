@@ -43,8 +43,23 @@ public final class NativeMerger implements MergeBuilder {
         if (inputs.isEmpty()) {
             throw new IllegalArgumentException("a merge needs at least one input");
         }
-        for (SegmentReader r : inputs) {
-            Objects.requireNonNull(r, "merge input");
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            SegmentReader r = Objects.requireNonNull(inputs.get(i), "merge input " + i);
+            SegmentReader first = inputs.get(0);
+            if (!r.policy().equals(first.policy())) {
+                throw new IllegalArgumentException("merge inputs have different policies: input 0 (" + first.path() + ") has "
+                        + first.policy() + ", input " + i + " (" + r.path() + ") has " + r.policy());
+            }
+            // The same run twice would fold each of its values with itself (a counting merger
+            // would double every count): a host that picked it twice has lost track of its runs.
+            Path file = realPath(r.path());
+            int earlier = files.indexOf(file);
+            if (earlier >= 0) {
+                throw new IllegalArgumentException("merge inputs " + earlier + " and " + i + " are the same file, " + r.path()
+                        + ": a run is merged once");
+            }
+            files.add(file);
         }
         this.inputs = List.copyOf(inputs);
     }

@@ -102,4 +102,29 @@ class MergeMisuseTest {
             assertEquals(List.of("a", "b"), s.map(p -> p.getFileName().toString()).sorted().toList());
         }
     }
+
+    /** The same run given twice would fold every value with itself (a counter would double). */
+    @Test
+    void theSameRunTwiceIsRefused() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        Path pa = run("a", policy, 0, 5, 1, (byte) 1);
+        try (SegmentReader a = open(pa, policy); SegmentReader again = open(pa, policy)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MergeEngine.load().merge(List.of(a, a)));
+            assertTrue(e.getMessage().contains(pa.toString()), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> MergeEngine.load().merge(List.of(a, again)));
+        }
+    }
+
+    /** MergeEngine.merge promises IllegalArgumentException for runs that mix policies (not only at start). */
+    @Test
+    void runsOfDifferentPoliciesAreRefusedByMerge() throws Exception {
+        Policy optional = Policy.defaultBytes();
+        Policy raw = optional.withGrammar(ValueGrammar.RAW);
+        Path pa = run("a", optional, 0, 5, 1, (byte) 1);
+        Path pb = run("b", raw, 0, 5, 1, (byte) 1);
+        try (SegmentReader a = open(pa, optional); SegmentReader b = open(pb, raw)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> MergeEngine.load().merge(List.of(a, b)));
+            assertTrue(e.getMessage().contains(pb.toString()), e.getMessage());
+        }
+    }
 }
