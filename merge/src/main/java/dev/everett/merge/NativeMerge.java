@@ -108,6 +108,10 @@ final class NativeMerge implements MergeJob {
 
     @Override
     public MergeProgress step(long budget) throws IOException {
+        if (budget < 1) {
+            // Zero would make a host's "while (!done()) step(b)" spin without progress.
+            throw new IllegalArgumentException("budget must be at least 1 key, got " + budget);
+        }
         requireRunning();
         long k0 = keys;
         long r0 = inputRecords;

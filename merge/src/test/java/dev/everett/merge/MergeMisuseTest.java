@@ -127,4 +127,17 @@ class MergeMisuseTest {
             assertTrue(e.getMessage().contains(pb.toString()), e.getMessage());
         }
     }
+
+    /** A budget below one key is a misused call, as for a compaction's step; the job stays usable. */
+    @Test
+    void aBudgetBelowOneIsRefused() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        try (SegmentReader a = open(run("a", policy, 0, 5, 1, (byte) 1), policy);
+             MergeJob job = NativeMerger.of(List.of(a)).into(dir.resolve("out")).start()) {
+            assertThrows(IllegalArgumentException.class, () -> job.step(0));
+            assertThrows(IllegalArgumentException.class, () -> job.step(-1));
+            drain(job);
+            assertEquals(5, job.finish().recordCount());
+        }
+    }
 }
