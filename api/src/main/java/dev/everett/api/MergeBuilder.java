@@ -59,7 +59,7 @@ public interface MergeBuilder {
     /**
      * Opens the inputs' encoded cursors and the output and reads the first record of each input.
      *
-     * @throws IllegalStateException    if no output was set
+     * @throws IllegalStateException    if no output was set, or an input is closed
      * @throws IllegalArgumentException if the (first) output is the file of an input
      */
     MergeJob start() throws IOException;

@@ -143,6 +143,7 @@ public final class NativeMerger implements MergeBuilder {
         }
         EncodedRecords[] runs = new EncodedRecords[inputs.size()];
         for (int i = 0; i < runs.length; i++) {
+            inputs.get(i).recordCount(); // a closed reader refuses this, naming its file (its mapping is gone)
             runs[i] = EncodedRecords.of(inputs.get(i));
         }
         CommonWidthRule rule = widthRule;
@@ -152,8 +153,12 @@ public final class NativeMerger implements MergeBuilder {
         EncodedOutput out = outputs.open(0);
         try {
             return new NativeMerge(runs, out, outputs, splitBytes, values, keyedValues, tombstones, capTombstoneLiterals);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             out.close();
+            RuntimeException named = NativeMerge.inputFault(runs, e);
+            if (named != null) {
+                throw named;
+            }
             throw e;
         }
     }

@@ -140,4 +140,57 @@ class MergeMisuseTest {
             assertEquals(5, job.finish().recordCount());
         }
     }
+
+    /** A closed input is refused at start, and one closed during the merge fails the step, each naming the file. */
+    @Test
+    void closedInputs() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        Path pa = run("a", policy, 0, 50, 2, (byte) 1);
+        Path pb = run("b", policy, 1, 50, 2, (byte) 2);
+        SegmentReader a = open(pa, policy);
+        a.close();
+        try (SegmentReader b = open(pb, policy)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> NativeMerger.of(a, b).into(dir.resolve("out")).start());
+            assertTrue(e.getMessage().contains(pa.toString()), e.getMessage());
+            SegmentReader a2 = open(pa, policy);
+            try (MergeJob job = NativeMerger.of(a2, b).into(dir.resolve("out")).start()) {
+                job.step(3);
+                a2.close();
+                IllegalStateException e2 = assertThrows(IllegalStateException.class, () -> drain(job));
+                assertTrue(e2.getMessage().contains(pa.toString()), e2.getMessage());
+                assertThrows(IllegalStateException.class, job::finish);
+            }
+        }
+        assertTrue(Files.notExists(dir.resolve("out")));
+    }
+
+    /**
+     * An input truncated on disk while it is merged: the mapped read past the new end faults,
+     * which the JVM reports as an InternalError naming no file; the step names the file instead.
+     */
+    @Test
+    void anInputTruncatedOnDiskFailsTheStepNamingIt() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        Path pa = run("a", policy, 0, 400, 2, (byte) 1);
+        Path big = dir.resolve("big");
+        try (SegmentWriter w = engine.newWriter(big, policy, CommonWidthRule.policy())) {
+            for (int i = 0; i < 20_000; i++) {
+                w.put(String.format("k%06d", i).getBytes(), new byte[24]);
+            }
+            w.finish();
+        }
+        Path out = dir.resolve("out");
+        try (SegmentReader a = open(pa, policy); SegmentReader b = open(big, policy);
+             MergeJob job = NativeMerger.of(a, b).into(out).start()) {
+            job.step(10);
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(big, java.nio.file.StandardOpenOption.WRITE)) {
+                ch.truncate(4096);
+            }
+            dev.everett.api.CorruptSegmentException e = assertThrows(dev.everett.api.CorruptSegmentException.class, () -> drain(job));
+            assertEquals(big, e.file());
+            assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+            assertThrows(IllegalStateException.class, job::finish);
+        }
+        assertTrue(Files.notExists(out));
+    }
 }
