@@ -141,6 +141,51 @@ class MergeMisuseTest {
         }
     }
 
+    /** Value callbacks that misbehave: each poisons the merge with a specific exception and publishes nothing. */
+    @Test
+    void misbehavingValueMergersPoisonTheMerge() throws Exception {
+        Policy raw = Policy.defaultBytes().withGrammar(ValueGrammar.RAW);
+        Policy fixed = raw.withValueWidth(ValueWidth.fixed(1));
+        Object[][] cases = {
+            {raw, (dev.everett.api.ValueMerger) (o, n) -> null},
+            {fixed, (dev.everett.api.ValueMerger) (o, n) -> MemorySegment.ofArray(new byte[2])},
+            {raw, (dev.everett.api.ValueMerger) (o, n) -> MemorySegment.NULL.reinterpret(1L << 40)},
+        };
+        for (int i = 0; i < cases.length; i++) {
+            Policy p = (Policy) cases[i][0];
+            Path out = dir.resolve("out" + i);
+            try (SegmentReader a = open(run("a" + i, p, 0, 5, 1, (byte) 1), p);
+                 SegmentReader b = open(run("b" + i, p, 0, 5, 1, (byte) 2), p);
+                 MergeJob job = NativeMerger.of(a, b).values((dev.everett.api.ValueMerger) cases[i][1]).into(out).start()) {
+                RuntimeException e = assertThrows(RuntimeException.class, () -> drain(job));
+                assertTrue(e instanceof IllegalArgumentException || e instanceof IllegalStateException, i + ": " + e);
+                assertThrows(IllegalStateException.class, job::finish);
+            }
+            assertTrue(Files.notExists(out), "case " + i);
+        }
+    }
+
+    /** Only empty inputs: the merge is done at once and publishes an empty segment. */
+    @Test
+    void emptyInputsMergeIntoAnEmptySegment() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        Path out = dir.resolve("out");
+        try (SegmentReader a = open(run("a", policy, 0, 0, 1, (byte) 1), policy);
+             SegmentReader b = open(run("b", policy, 0, 0, 1, (byte) 1), policy);
+             MergeJob job = NativeMerger.of(a, b).into(out).start()) {
+            assertTrue(job.done());
+            assertEquals(0, job.step(10).keys());
+            SegmentInfo info = job.finish();
+            assertEquals(0, info.recordCount());
+            assertThrows(IllegalStateException.class, job::finish);
+            assertThrows(IllegalStateException.class, () -> job.step(1));
+        }
+        try (SegmentReader r = open(out, policy)) {
+            assertEquals(List.of(), keys(r));
+        }
+        assertThrows(IllegalArgumentException.class, () -> MergeEngine.load().merge(List.of()));
+    }
+
     /** A closed input is refused at start, and one closed during the merge fails the step, each naming the file. */
     @Test
     void closedInputs() throws Exception {
@@ -192,5 +237,31 @@ class MergeMisuseTest {
             assertThrows(IllegalStateException.class, job::finish);
         }
         assertTrue(Files.notExists(out));
+    }
+
+    /** Split targets at the edges: 1 byte gives one key per output, Long.MAX_VALUE one output. */
+    @Test
+    void splitTargetsAtTheEdges() throws Exception {
+        Policy policy = Policy.defaultBytes();
+        try (SegmentReader a = open(run("a", policy, 0, 5, 2, (byte) 1), policy);
+             SegmentReader b = open(run("b", policy, 1, 5, 2, (byte) 2), policy)) {
+            for (long bad : new long[] {0, -1, Long.MIN_VALUE}) {
+                assertThrows(IllegalArgumentException.class, () -> NativeMerger.of(a, b).splitInto(bad, i -> dir.resolve("x" + i)));
+            }
+            try (MergeJob job = NativeMerger.of(a, b).splitInto(1, i -> dir.resolve("one" + i)).start()) {
+                drain(job);
+                List<MergeOutput> outs = job.finishAll();
+                assertEquals(10, outs.size());
+                for (MergeOutput o : outs) {
+                    assertEquals(1, o.segment().recordCount());
+                }
+            }
+            try (MergeJob job = NativeMerger.of(a, b).splitInto(Long.MAX_VALUE, i -> dir.resolve("all" + i)).start()) {
+                drain(job);
+                List<MergeOutput> outs = job.finishAll();
+                assertEquals(1, outs.size());
+                assertEquals(10, outs.get(0).segment().recordCount());
+            }
+        }
     }
 }
