@@ -11,6 +11,7 @@ import dev.everett.api.ValueMerger;
 import dev.everett.segment.encoded.EncodedOutput;
 import dev.everett.segment.encoded.EncodedRecords;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -191,13 +192,13 @@ public final class NativeMerger implements MergeBuilder {
             Path entry = entry(file);
             int input = inputs.indexOf(entry);
             if (input >= 0) {
-                throw new IllegalArgumentException("output " + ordinal + " is " + file + ", the file of merge input " + input + " ("
-                        + readers.get(input).path() + "): publishing it would replace that input; give each output a path of its own");
+                throw new FileAlreadyExistsException(file.toAbsolutePath().toString(), null, "output " + ordinal + " is the file of merge input "
+                        + input + " (" + readers.get(input).path() + "): publishing it would replace that input; give each output a path of its own");
             }
             int earlier = claimed.indexOf(entry);
             if (earlier >= 0) {
-                throw new IllegalArgumentException("output " + ordinal + " is " + file + ", the path of output " + earlier
-                        + ": publishing it would replace that output; OutputFiles must give each output a path of its own");
+                throw new FileAlreadyExistsException(file.toAbsolutePath().toString(), null, "output " + ordinal + " has the path of output "
+                        + earlier + ": publishing it would replace that output; OutputFiles must give each output a path of its own");
             }
             claimed.add(entry);
             return file;
