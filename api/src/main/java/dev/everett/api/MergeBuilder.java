@@ -16,7 +16,12 @@ import java.nio.file.Path;
  * }</pre>
  */
 public interface MergeBuilder {
-    /** Where the output is published (atomically, by {@link MergeJob#finish()}). Required. */
+    /**
+     * Where the output is published (atomically, by {@link MergeJob#finish()}). Required. Not the
+     * file of an input: {@link #start()} refuses that with
+     * {@link java.nio.file.FileAlreadyExistsException} naming it, as an object store refuses a publish
+     * over an existing object.
+     */
     MergeBuilder into(Path file);
 
     /**
@@ -56,7 +61,8 @@ public interface MergeBuilder {
     /**
      * Opens the inputs' encoded cursors and the output and reads the first record of each input.
      *
-     * @throws IllegalStateException if no output was set
+     * @throws IllegalStateException    if no output was set, or an input is closed
+     * @throws java.nio.file.FileAlreadyExistsException if the (first) output is the file of an input
      */
     MergeJob start() throws IOException;
 }

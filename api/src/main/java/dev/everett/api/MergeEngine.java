@@ -14,7 +14,7 @@ public interface MergeEngine {
      * are readers of one policy, opened by the {@link SegmentEngine} (directly or through an
      * {@link ObjectStore}); the merge reads them and never closes them.
      *
-     * @throws IllegalArgumentException if {@code runs} is empty or mixes policies
+     * @throws IllegalArgumentException if {@code runs} is empty, mixes policies or holds one file twice
      */
     MergeBuilder merge(List<? extends SegmentReader> runs);
 

@@ -15,6 +15,7 @@ public interface MergeJob extends AutoCloseable {
      * Resolves at most {@code budget} distinct keys.
      *
      * @return the work this step did; zero keys once every input is exhausted
+     * @throws IllegalArgumentException if {@code budget} is below 1 (the job stays usable)
      */
     MergeProgress step(long budget) throws IOException;
 

@@ -1,11 +1,13 @@
 package dev.everett.merge;
 
+import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.KeyedValueMerger;
 import dev.everett.api.MergeJob;
 import dev.everett.api.MergeOutput;
 import dev.everett.api.MergeProgress;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentInfo;
+import dev.everett.api.SegmentReader;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueMerger;
@@ -48,6 +50,7 @@ final class NativeMerge implements MergeJob {
     }
 
     private final SpanKey[] inputs;
+    private final EncodedRecords[] runs;
     private final LoserTree tree;
     private final Outputs outputs;
     private final long splitBytes;
@@ -83,6 +86,7 @@ final class NativeMerge implements MergeJob {
                 throw new IllegalArgumentException("merge inputs have different policies: " + policy + " and " + r.policy());
             }
         }
+        this.runs = runs;
         this.inputs = new SpanKey[runs.length];
         for (int i = 0; i < runs.length; i++) {
             inputs[i] = SpanKey.of(runs[i], i);
@@ -108,6 +112,10 @@ final class NativeMerge implements MergeJob {
 
     @Override
     public MergeProgress step(long budget) throws IOException {
+        if (budget < 1) {
+            // Zero would make a host's "while (!done()) step(b)" spin without progress.
+            throw new IllegalArgumentException("budget must be at least 1 key, got " + budget);
+        }
         requireRunning();
         long k0 = keys;
         long r0 = inputRecords;
@@ -117,9 +125,48 @@ final class NativeMerge implements MergeJob {
             }
         } catch (RuntimeException | IOException | Error e) {
             state = State.POISONED;
+            RuntimeException named = inputFault(runs, e);
+            if (named != null) {
+                throw named;
+            }
             throw e;
         }
         return new MergeProgress(keys - k0, inputRecords - r0);
+    }
+
+    /**
+     * What a failure reading the mapped inputs was, if an input's state explains it: the input
+     * was closed (its arena's error names no file) or its file shrank on disk, so that a mapped
+     * read past the new end faulted (the JVM's {@link InternalError} names no file either).
+     * Published segments never change; this names the one that did. Null if no input explains it.
+     */
+    static RuntimeException inputFault(EncodedRecords[] runs, Throwable e) {
+        if (!(e instanceof IllegalStateException || e instanceof InternalError)) {
+            return null;
+        }
+        for (int i = 0; i < runs.length; i++) {
+            SegmentReader reader = runs[i].reader();
+            long mapped;
+            try {
+                mapped = reader.fileBytes();
+            } catch (IllegalStateException closed) {
+                return new IllegalStateException(reader.path() + ": merge input " + i
+                        + " was closed during the merge (a merge reads its inputs and never closes them: close them after it)", e);
+            }
+            long size;
+            try {
+                size = Files.size(reader.path());
+            } catch (IOException | RuntimeException gone) {
+                continue; // removed: its mapping stays whole, so it did not fault
+            }
+            if (size < mapped) {
+                CorruptSegmentException c = runs[i].corrupt(size, "file truncated on disk from " + mapped + " to " + size
+                        + " bytes while it was merged (a published segment must not change)");
+                c.initCause(e);
+                return c;
+            }
+        }
+        return null;
     }
 
     /** Takes the smallest key out of every input holding it and writes (or drops) its record. */

@@ -11,6 +11,7 @@ import dev.everett.api.ValueMerger;
 import dev.everett.segment.encoded.EncodedOutput;
 import dev.everett.segment.encoded.EncodedRecords;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,8 +44,23 @@ public final class NativeMerger implements MergeBuilder {
         if (inputs.isEmpty()) {
             throw new IllegalArgumentException("a merge needs at least one input");
         }
-        for (SegmentReader r : inputs) {
-            Objects.requireNonNull(r, "merge input");
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            SegmentReader r = Objects.requireNonNull(inputs.get(i), "merge input " + i);
+            SegmentReader first = inputs.get(0);
+            if (!r.policy().equals(first.policy())) {
+                throw new IllegalArgumentException("merge inputs have different policies: input 0 (" + first.path() + ") has "
+                        + first.policy() + ", input " + i + " (" + r.path() + ") has " + r.policy());
+            }
+            // The same run twice would fold each of its values with itself (a counting merger
+            // would double every count): a host that picked it twice has lost track of its runs.
+            Path file = realPath(r.path());
+            int earlier = files.indexOf(file);
+            if (earlier >= 0) {
+                throw new IllegalArgumentException("merge inputs " + earlier + " and " + i + " are the same file, " + r.path()
+                        + ": a run is merged once");
+            }
+            files.add(file);
         }
         this.inputs = List.copyOf(inputs);
     }
@@ -128,17 +144,87 @@ public final class NativeMerger implements MergeBuilder {
         }
         EncodedRecords[] runs = new EncodedRecords[inputs.size()];
         for (int i = 0; i < runs.length; i++) {
+            inputs.get(i).recordCount(); // a closed reader refuses this, naming its file (its mapping is gone)
             runs[i] = EncodedRecords.of(inputs.get(i));
         }
         CommonWidthRule rule = widthRule;
         OutputFiles files = splitFiles != null ? splitFiles : ordinal -> target;
-        NativeMerge.Outputs outputs = ordinal -> EncodedOutput.create(files.next(ordinal), runs[0].policy(), rule);
+        OutputNames names = new OutputNames(inputs);
+        NativeMerge.Outputs outputs = ordinal -> EncodedOutput.create(names.claim(ordinal, files.next(ordinal)), runs[0].policy(), rule);
         EncodedOutput out = outputs.open(0);
         try {
             return new NativeMerge(runs, out, outputs, splitBytes, values, keyedValues, tombstones, capTombstoneLiterals);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             out.close();
+            RuntimeException named = NativeMerge.inputFault(runs, e);
+            if (named != null) {
+                throw named;
+            }
             throw e;
+        }
+    }
+
+    /**
+     * The directory entries a merge publishes to, so that no output replaces an input or an
+     * output published earlier in the same merge: a rename over an input would replace it (and
+     * an abandoned split merge, which deletes what it published, would then delete the input's
+     * only name); one over an earlier output would silently drop that output's keys while
+     * {@link MergeJob#finishAll()} still listed it. Paths are compared as the entries a rename
+     * replaces: the parent resolved through links, then the file name (a symbolic link given as
+     * an output is replaced itself, not its target); an input by its real path.
+     */
+    private static final class OutputNames {
+        private final List<Path> inputs = new ArrayList<>();
+        private final List<SegmentReader> readers;
+        private final List<Path> claimed = new ArrayList<>();
+
+        OutputNames(List<SegmentReader> readers) throws IOException {
+            this.readers = readers;
+            for (SegmentReader r : readers) {
+                inputs.add(realPath(r.path()));
+            }
+        }
+
+        Path claim(int ordinal, Path file) throws IOException {
+            if (file == null) {
+                throw new NullPointerException("OutputFiles.next(" + ordinal + ") returned no path");
+            }
+            Path entry = entry(file);
+            int input = inputs.indexOf(entry);
+            if (input >= 0) {
+                throw new FileAlreadyExistsException(file.toAbsolutePath().toString(), null, "output " + ordinal + " is the file of merge input "
+                        + input + " (" + readers.get(input).path() + "): publishing it would replace that input; give each output a path of its own");
+            }
+            int earlier = claimed.indexOf(entry);
+            if (earlier >= 0) {
+                throw new FileAlreadyExistsException(file.toAbsolutePath().toString(), null, "output " + ordinal + " has the path of output "
+                        + earlier + ": publishing it would replace that output; OutputFiles must give each output a path of its own");
+            }
+            claimed.add(entry);
+            return file;
+        }
+
+        /** The directory entry a publish to {@code file} replaces. */
+        private static Path entry(Path file) throws IOException {
+            Path abs = file.toAbsolutePath().normalize();
+            Path parent = abs.getParent();
+            if (parent == null || abs.getFileName() == null) {
+                return abs;
+            }
+            try {
+                return parent.toRealPath().resolve(abs.getFileName());
+            } catch (java.nio.file.NoSuchFileException e) {
+                return abs; // the publish fails on the missing parent, naming it
+            }
+        }
+    }
+
+    /** The file {@code path} names, links resolved ({@code path} itself, normalised, if that fails). */
+    static Path realPath(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            return path.toAbsolutePath().normalize();
         }
     }
 }
