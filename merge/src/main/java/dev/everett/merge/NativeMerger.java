@@ -54,7 +54,7 @@ public final class NativeMerger implements MergeBuilder {
             }
             // The same run twice would fold each of its values with itself (a counting merger
             // would double every count): a host that picked it twice has lost track of its runs.
-            Path file = realPath(r.path());
+            Path file = named(r.path());
             int earlier = files.indexOf(file);
             if (earlier >= 0) {
                 throw new IllegalArgumentException("merge inputs " + earlier + " and " + i + " are the same file, " + r.path()
@@ -169,19 +169,17 @@ public final class NativeMerger implements MergeBuilder {
      * output published earlier in the same merge: a rename over an input would replace it (and
      * an abandoned split merge, which deletes what it published, would then delete the input's
      * only name); one over an earlier output would silently drop that output's keys while
-     * {@link MergeJob#finishAll()} still listed it. Paths are compared as the entries a rename
-     * replaces: the parent resolved through links, then the file name (a symbolic link given as
-     * an output is replaced itself, not its target); an input by its real path.
+     * {@link MergeJob#finishAll()} still listed it. Paths are compared as {@link #named} gives them.
      */
     private static final class OutputNames {
         private final List<Path> inputs = new ArrayList<>();
         private final List<SegmentReader> readers;
         private final List<Path> claimed = new ArrayList<>();
 
-        OutputNames(List<SegmentReader> readers) throws IOException {
+        OutputNames(List<SegmentReader> readers) {
             this.readers = readers;
             for (SegmentReader r : readers) {
-                inputs.add(realPath(r.path()));
+                inputs.add(named(r.path()));
             }
         }
 
@@ -189,7 +187,7 @@ public final class NativeMerger implements MergeBuilder {
             if (file == null) {
                 throw new NullPointerException("OutputFiles.next(" + ordinal + ") returned no path");
             }
-            Path entry = entry(file);
+            Path entry = named(file);
             int input = inputs.indexOf(entry);
             if (input >= 0) {
                 throw new FileAlreadyExistsException(file.toAbsolutePath().toString(), null, "output " + ordinal + " is the file of merge input "
@@ -203,28 +201,14 @@ public final class NativeMerger implements MergeBuilder {
             claimed.add(entry);
             return file;
         }
-
-        /** The directory entry a publish to {@code file} replaces. */
-        private static Path entry(Path file) throws IOException {
-            Path abs = file.toAbsolutePath().normalize();
-            Path parent = abs.getParent();
-            if (parent == null || abs.getFileName() == null) {
-                return abs;
-            }
-            try {
-                return parent.toRealPath().resolve(abs.getFileName());
-            } catch (java.nio.file.NoSuchFileException e) {
-                return abs; // the publish fails on the missing parent, naming it
-            }
-        }
     }
 
-    /** The file {@code path} names, links resolved ({@code path} itself, normalised, if that fails). */
-    static Path realPath(Path path) {
-        try {
-            return path.toRealPath();
-        } catch (IOException e) {
-            return path.toAbsolutePath().normalize();
-        }
+    /**
+     * {@code path} as the checks compare it: absolute and normalised, with no file-system call
+     * (a merge of a few thousand keys is timed in microseconds). The checks catch a host naming a
+     * file twice; one file reached through two different names (a link) is not recognised.
+     */
+    static Path named(Path path) {
+        return path.toAbsolutePath().normalize();
     }
 }
