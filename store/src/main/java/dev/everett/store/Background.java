@@ -85,8 +85,6 @@ final class Background {
     }
 
     private void flushLoop() {
-        LsmTree tree = db.tree();
-        StoreStats stats = db.stats();
         try {
             for (;;) {
                 MemTable m = db.awaitImmutable(100);
@@ -96,19 +94,7 @@ final class Background {
                     }
                     continue;
                 }
-                long t = System.nanoTime();
-                MemTableEntries entries = new MemTableEntries(m);
-                List<SegmentMeta> added = tree.flush(entries, EverettDB.hostStateAfter(m));
-                long bytes = 0;
-                for (SegmentMeta s : added) {
-                    bytes += s.fileBytes();
-                }
-                stats.flushes.increment();
-                stats.flushBytes.add(bytes);
-                stats.flushRecords.add(entries.written());
-                stats.singleDeletesCancelled.add(entries.cancelled());
-                stats.flushNanos.add(System.nanoTime() - t);
-                db.flushInstalled(m);
+                db.flushOldest(m);
             }
         } catch (Throwable e) {
             db.backgroundFailed(e);

@@ -1310,39 +1310,36 @@ public final class EverettDB implements AutoCloseable {
      * Writes every memtable to segments, oldest first (close, after the background stopped, when
      * writes skipped the log): what only the memtables hold would otherwise be lost by a clean
      * close, where RocksDB flushes at shutdown for the same reason. The active memtable, if it
-     * holds anything, is switched to a new log first, so the last flush's edit names a log that
-     * exists; each flush deletes the logs it covers, as the flush thread does.
+     * holds anything, is switched out first (to a new log, so the last flush's edit names a log
+     * that exists); each flush is the flush thread's own ({@link #flushOldest}).
      */
     private void flushAtClose() throws IOException {
-        ReadView v = view;
-        List<MemTable> pending = new ArrayList<>(v.immutables.reversed());
-        if (!v.active.isEmpty()) {
-            WriteAheadLog old = log;
-            WriteAheadLog next;
-            try {
-                old.force();
-                old.close();
-                next = WriteAheadLog.create(files, dir, nextLogNumber++);
-            } catch (IOException e) {
-                logFailed = true;
-                throw e;
-            }
-            log = next;
-            v.active.freeze(next.number(), lastAllocatedSeq);
-            pending.add(v.active);
+        if (!view.active.isEmpty()) {
+            switchMemTable();
         }
-        for (MemTable m : pending) {
-            MemTableEntries entries = new MemTableEntries(m);
-            tree.flush(entries, hostStateAfter(m));
-            stats.flushes.increment();
-            stats.flushRecords.add(entries.written());
-            for (Path p : files.list(dir)) {
-                long n = WriteAheadLog.numberOf(p);
-                if (n >= 0 && n < m.nextLogNumber()) {
-                    files.delete(p);
-                }
-            }
+        while (!view.immutables.isEmpty()) {
+            flushOldest(view.immutables.getLast());
         }
+    }
+
+    /**
+     * Writes {@code m}, the oldest immutable memtable, to segments and retires it (the flush
+     * thread, and close after the background stopped).
+     */
+    void flushOldest(MemTable m) throws IOException {
+        long t = System.nanoTime();
+        MemTableEntries entries = new MemTableEntries(m);
+        List<SegmentMeta> added = tree.flush(entries, hostStateAfter(m));
+        long bytes = 0;
+        for (SegmentMeta s : added) {
+            bytes += s.fileBytes();
+        }
+        stats.flushes.increment();
+        stats.flushBytes.add(bytes);
+        stats.flushRecords.add(entries.written());
+        stats.singleDeletesCancelled.add(entries.cancelled());
+        stats.flushNanos.add(System.nanoTime() - t);
+        flushInstalled(m);
     }
 
     private void releaseLock() {
