@@ -3,11 +3,7 @@ package dev.everett.store;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,68 +24,7 @@ class CloseRaceTest {
      */
     @Test
     void closingWhileAWriterIsStalledStillForcesTheLog() throws Exception {
-        ConcurrentHashMap<Path, long[]> logs = new ConcurrentHashMap<>(); // appended, forced
-        StoreFiles counting = new StoreFiles() {
-            @Override
-            public AppendFile create(Path file) throws IOException {
-                AppendFile real = StoreFiles.DEFAULT.create(file);
-                long[] state = new long[2];
-                logs.put(file, state);
-                return new AppendFile() {
-                    @Override
-                    public void append(ByteBuffer buffer) throws IOException {
-                        real.append(buffer);
-                        state[0] = real.size();
-                    }
-
-                    @Override
-                    public void force() throws IOException {
-                        real.force();
-                        state[1] = real.size();
-                    }
-
-                    @Override
-                    public long size() throws IOException {
-                        return real.size();
-                    }
-
-                    @Override
-                    public void close() throws IOException {
-                        real.close();
-                    }
-                };
-            }
-
-            @Override
-            public byte[] readAll(Path file) throws IOException {
-                return StoreFiles.DEFAULT.readAll(file);
-            }
-
-            @Override
-            public void truncate(Path file, long length) throws IOException {
-                StoreFiles.DEFAULT.truncate(file, length);
-            }
-
-            @Override
-            public void delete(Path file) throws IOException {
-                StoreFiles.DEFAULT.delete(file);
-            }
-
-            @Override
-            public boolean exists(Path file) {
-                return StoreFiles.DEFAULT.exists(file);
-            }
-
-            @Override
-            public List<Path> list(Path d) throws IOException {
-                return StoreFiles.DEFAULT.list(d);
-            }
-
-            @Override
-            public void writeAtomically(Path file, byte[] content) throws IOException {
-                StoreFiles.DEFAULT.writeAtomically(file, content);
-            }
-        };
+        ForceTrackingFiles counting = new ForceTrackingFiles(StoreFiles.DEFAULT);
         DBOptions options = new DBOptions().setStoreFiles(counting).setWriteBufferSize(4096)
                 .setLevel0FileNumCompactionTrigger(2).setLevel0SlowdownWritesTrigger(2).setLevel0StopWritesTrigger(2)
                 .setRateLimiterBytesPerSecond(20); // the compaction of level 0 never finishes
@@ -128,7 +63,7 @@ class CloseRaceTest {
         db.close();
         writer.join();
         assertInstanceOf(IllegalStateException.class, stalled.get());
-        long[] state = logs.get(lastLog);
+        long[] state = counting.state(lastLog);
         assertNotNull(state, "no log " + lastLog);
         assertEquals(state[0], state[1], "close left the acknowledged writes in " + lastLog.getFileName() + " unforced");
     }

@@ -6,10 +6,22 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** The real file system (logs written through the channel), recording for each log the bytes appended and the bytes forced. */
+/**
+ * The real file system (logs written through the channel unless told otherwise), recording for
+ * each log the bytes appended and the bytes forced.
+ */
 final class ForceTrackingFiles implements StoreFiles {
 
-    private final StoreFiles real = StoreFiles.CHANNEL_WRITES;
+    private final StoreFiles real;
+
+    ForceTrackingFiles() {
+        this(StoreFiles.CHANNEL_WRITES);
+    }
+
+    /** Over {@code real}'s files (for example {@link StoreFiles#DEFAULT}'s mapped logs). */
+    ForceTrackingFiles(StoreFiles real) {
+        this.real = real;
+    }
     /** Per log: bytes appended, bytes appended when last forced, forces. */
     final ConcurrentHashMap<Path, long[]> logs = new ConcurrentHashMap<>();
 
