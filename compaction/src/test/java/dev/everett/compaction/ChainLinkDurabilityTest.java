@@ -24,8 +24,7 @@ class ChainLinkDurabilityTest {
     Path dir;
 
     /** The real file system, remembering the links made whose directory has not been forced since. */
-    private static final class Links implements StorageFiles {
-        private final StorageFiles real = StorageFiles.system();
+    private static final class Links extends ForwardingFiles {
         final Set<Path> unforced = new HashSet<>();
 
         @Override
@@ -41,49 +40,10 @@ class ChainLinkDurabilityTest {
         }
 
         @Override
-        public void createDirectories(Path d) throws IOException {
-            real.createDirectories(d);
-        }
-
-        @Override
-        public void append(Path file, byte[] bytes) throws IOException {
-            real.append(file, bytes);
-        }
-
-        @Override
-        public void writeNew(Path file, byte[] bytes) throws IOException {
-            real.writeNew(file, bytes);
-        }
-
-        @Override
-        public void move(Path from, Path to) throws IOException {
-            real.move(from, to);
-        }
-
-        @Override
         public synchronized void delete(Path path) throws IOException {
             real.delete(path);
             unforced.remove(path);
         }
-
-        @Override
-        public List<Path> list(Path d) throws IOException {
-            return real.list(d);
-        }
-
-        @Override
-        public byte[] readAllBytes(Path file) throws IOException {
-            return real.readAllBytes(file);
-        }
-
-        @Override
-        public boolean exists(Path path) {
-            return real.exists(path);
-        }
-    }
-
-    private static byte[] b(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Test
@@ -93,10 +53,7 @@ class ChainLinkDurabilityTest {
         TreeMap<byte[], byte[]> model = Fixtures.newModel();
         try (LsmTree tree = LsmTree.open(dir, options)) {
             for (int run = 0; run < 3; run++) {
-                TreeMap<byte[], byte[]> m = Fixtures.newModel();
-                for (int i = run; i < 200; i += 1 + run) {
-                    m.put(b(String.format("k%03d", i)), b("v" + run + "-" + i));
-                }
+                TreeMap<byte[], byte[]> m = Fixtures.run(run);
                 tree.flush(SortedEntries.of(m.entrySet().iterator()), null);
                 model.putAll(m);
             }

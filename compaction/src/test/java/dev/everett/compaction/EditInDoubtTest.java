@@ -25,17 +25,11 @@ class EditInDoubtTest {
     Path dir;
 
     /** The real file system; once armed, a manifest append writes its record and then fails, and so does every new manifest. */
-    private static final class ForceFails implements StorageFiles {
-        private final StorageFiles real = StorageFiles.system();
+    private static final class ForceFails extends ForwardingFiles {
         volatile boolean armed;
 
         private static boolean manifest(Path p) {
             return p.getFileName().toString().startsWith(Manifest.PREFIX);
-        }
-
-        @Override
-        public void createDirectories(Path d) throws IOException {
-            real.createDirectories(d);
         }
 
         @Override
@@ -53,41 +47,6 @@ class EditInDoubtTest {
             }
             real.writeNew(file, bytes);
         }
-
-        @Override
-        public void move(Path from, Path to) throws IOException {
-            real.move(from, to);
-        }
-
-        @Override
-        public void forceDirectory(Path d) throws IOException {
-            real.forceDirectory(d);
-        }
-
-        @Override
-        public void delete(Path path) throws IOException {
-            real.delete(path);
-        }
-
-        @Override
-        public List<Path> list(Path d) throws IOException {
-            return real.list(d);
-        }
-
-        @Override
-        public byte[] readAllBytes(Path file) throws IOException {
-            return real.readAllBytes(file);
-        }
-
-        @Override
-        public boolean exists(Path path) {
-            return real.exists(path);
-        }
-
-        @Override
-        public void link(Path link, Path existing) throws IOException {
-            real.link(link, existing);
-        }
     }
 
     private static TreeOptions options(Layout layout, StorageFiles files) {
@@ -97,17 +56,6 @@ class EditInDoubtTest {
         return o.withFiles(files);
     }
 
-    private static byte[] b(String s) {
-        return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    private static TreeMap<byte[], byte[]> run(int run) {
-        TreeMap<byte[], byte[]> m = Fixtures.newModel();
-        for (int i = run; i < 200; i += 1 + run) {
-            m.put(b(String.format("k%03d", i)), b("v" + run + "-" + i));
-        }
-        return m;
-    }
 
     @ParameterizedTest
     @EnumSource(Layout.class)
@@ -117,12 +65,12 @@ class EditInDoubtTest {
         TreeMap<byte[], byte[]> model = Fixtures.newModel();
         try (LsmTree tree = LsmTree.open(root, options(layout, files))) {
             for (int r = 0; r < 2; r++) {
-                TreeMap<byte[], byte[]> m = run(r);
+                TreeMap<byte[], byte[]> m = Fixtures.run(r);
                 tree.flush(SortedEntries.of(m.entrySet().iterator()), null);
                 model.putAll(m);
             }
             files.armed = true;
-            TreeMap<byte[], byte[]> last = run(2);
+            TreeMap<byte[], byte[]> last = Fixtures.run(2);
             assertThrows(IOException.class, () -> tree.flush(SortedEntries.of(last.entrySet().iterator()), null));
             model.putAll(last); // the edit reached the manifest CURRENT names
         }
@@ -137,7 +85,7 @@ class EditInDoubtTest {
         TreeMap<byte[], byte[]> model = Fixtures.newModel();
         try (LsmTree tree = LsmTree.open(root, options(layout, files))) {
             for (int r = 0; r < 3; r++) {
-                TreeMap<byte[], byte[]> m = run(r);
+                TreeMap<byte[], byte[]> m = Fixtures.run(r);
                 tree.flush(SortedEntries.of(m.entrySet().iterator()), null);
                 model.putAll(m);
             }

@@ -69,6 +69,16 @@ final class Fixtures {
     }
 
     /** A run of up to {@code n} distinct keys from the pool, about one in {@code tombstoneOdds} a tombstone. */
+    /** Run {@code run} of a fixed history: keys {@code k000}..{@code k199} every {@code run + 1}th from {@code run}, values naming the run. */
+    static TreeMap<byte[], byte[]> run(int run) {
+        TreeMap<byte[], byte[]> m = newModel();
+        for (int i = run; i < 200; i += 1 + run) {
+            m.put(String.format("k%03d", i).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    ("v" + run + "-" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        return m;
+    }
+
     static TreeMap<byte[], byte[]> run(Random r, List<byte[]> pool, int n, int tombstoneOdds) {
         TreeMap<byte[], byte[]> run = newModel();
         for (int i = 0; i < n; i++) {
