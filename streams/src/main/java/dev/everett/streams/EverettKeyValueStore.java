@@ -610,17 +610,12 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private final class Restorer implements RecordBatchingStateRestoreCallback {
         @Override
         public void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
-            long start = System.nanoTime();
-            synchronized (EverettKeyValueStore.this) {
-                validateOpen();
-                // Before the first record: a batch that fails part-way may have written some around the log.
-                restoredAroundTheLog = options.writeAheadLog();
+            restore(records.size(), () -> {
                 for (ConsumerRecord<byte[], byte[]> record : records) {
                     ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(record, consistencyEnabled, position);
                     buffer(record.key(), record.value());
                 }
-            }
-            restoreStatistics.add(records.size(), System.nanoTime() - start);
+            });
         }
 
         /**
@@ -629,16 +624,23 @@ class EverettKeyValueStore implements KeyValueStore<Bytes, byte[]> {
          */
         @Override
         public void restoreAll(Collection<KeyValue<byte[], byte[]>> records) {
+            restore(records.size(), () -> {
+                for (KeyValue<byte[], byte[]> record : records) {
+                    buffer(record.key, record.value);
+                }
+            });
+        }
+
+        /** Runs {@code body}, which buffers a batch of {@code records} restored records, under the store's lock, and counts it. */
+        private void restore(int records, Runnable body) {
             long start = System.nanoTime();
             synchronized (EverettKeyValueStore.this) {
                 validateOpen();
                 // Before the first record: a batch that fails part-way may have written some around the log.
                 restoredAroundTheLog = options.writeAheadLog();
-                for (KeyValue<byte[], byte[]> record : records) {
-                    buffer(record.key, record.value);
-                }
+                body.run();
             }
-            restoreStatistics.add(records.size(), System.nanoTime() - start);
+            restoreStatistics.add(records, System.nanoTime() - start);
         }
 
         private void buffer(byte[] key, byte[] value) {
