@@ -146,6 +146,9 @@ final class Background {
                     throw new IllegalStateException("interrupted while waiting for background compactions", e);
                 }
             }
+            if (db.closing()) {
+                throw db.cancelledByClose("compactRange");
+            }
             try (Version v = tree.current()) {
                 plan = fullPlan(v);
             }
@@ -159,11 +162,16 @@ final class Background {
             }
             running.add(job);
         }
+        boolean finished;
         try {
-            run(job, plan);
+            finished = run(job, plan);
         } catch (IOException e) {
             db.backgroundFailed(e);
             throw new UncheckedIOException("full compaction of " + tree.directory() + " failed", e);
+        }
+        if (!finished) {
+            // Only close cancels a job: the caller must not take the range for compacted.
+            throw db.cancelledByClose("compactRange");
         }
     }
 
@@ -196,7 +204,8 @@ final class Background {
     }
 
     /** Drives one job to its end, rate-limited; installs its version or, cancelled, leaves nothing behind. */
-    private void run(CompactionJob job, CompactionPlan plan) throws IOException {
+    /** Runs {@code job} to its end and installs its outputs; false if close cancelled it first. */
+    private boolean run(CompactionJob job, CompactionPlan plan) throws IOException {
         StoreStats stats = db.stats();
         long t = System.nanoTime();
         long inputBytes = 0;
@@ -237,8 +246,10 @@ final class Background {
             stats.compactionBytesWritten.add(written);
             stats.compactionNanos.add(System.nanoTime() - t);
             db.versionChanged();
+            return true;
         } catch (CancellationException e) {
             stats.compactionsCancelled.increment();
+            return false;
         } finally {
             running.remove(job);
             synchronized (pickLock) {

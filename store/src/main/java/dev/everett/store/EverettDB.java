@@ -976,6 +976,10 @@ public final class EverettDB implements AutoCloseable {
      * with a forced bottommost compaction: first a {@link #flush()}, then every segment merged into
      * one sorted run (split at the target file size in the partitioned layout) with tombstones and
      * every value they hide dropped. Background compactions pause meanwhile.
+     *
+     * @throws IllegalStateException if the store is closed, or a concurrent {@link #close()}
+     *     cancelled the compaction before it completed (as RocksDB's fails with "shutdown in
+     *     progress"): the tree is then as it was before the call
      */
     public void compactRange() {
         flush();
@@ -1359,6 +1363,11 @@ public final class EverettDB implements AutoCloseable {
 
     private IllegalStateException closedError() {
         return new IllegalStateException("EverettDB at " + dir + " is closed");
+    }
+
+    /** What a manual operation ({@code what}) that close stopped before it completed throws. */
+    IllegalStateException cancelledByClose(String what) {
+        return new IllegalStateException("EverettDB at " + dir + " is closed: " + what + " was cancelled before it completed");
     }
 
     /** The directory the store lives in. */
