@@ -157,6 +157,16 @@ final class Equivalence {
                 counts.reads++;
                 return compare("get", a, b, s -> Bytes.show(s.kv.get(s.snapshot(g.snapshot()), g.key())));
             }
+            case Op.MultiGet g -> {
+                counts.reads += g.keys().size();
+                return compare("multiGetAsList", a, b, s -> {
+                    StringBuilder answers = new StringBuilder("[");
+                    for (byte[] v : s.kv.multiGet(s.snapshot(g.snapshot()), g.keys())) {
+                        answers.append(answers.length() > 1 ? ", " : "").append(Bytes.show(v));
+                    }
+                    return answers.append(']').toString();
+                });
+            }
             case Op.Scan scan -> {
                 return scan(scan, a, b, counts);
             }

@@ -150,6 +150,11 @@ final class EverettKv implements Kv {
     }
 
     @Override
+    public List<byte[]> multiGet(Object snapshot, List<byte[]> keys) {
+        return db.multiGetAsList(read(snapshot), keys);
+    }
+
+    @Override
     public Cursor cursor(Object snapshot, byte[] lower, byte[] upper) {
         ReadOptions ro = read(snapshot);
         if (lower != null) {

@@ -26,6 +26,9 @@ interface Kv extends AutoCloseable {
     /** The value at the snapshot (null: the latest state), or null when absent. */
     byte[] get(Object snapshot, byte[] key) throws Exception;
 
+    /** The values of {@code keys} read at one point at the snapshot (null: the latest state), null where absent. */
+    List<byte[]> multiGet(Object snapshot, List<byte[]> keys) throws Exception;
+
     /** An iterator at the snapshot (null: implicit) with optional bounds (null: none). */
     Cursor cursor(Object snapshot, byte[] lower, byte[] upper) throws Exception;
 

@@ -87,6 +87,15 @@ class ModelKv implements Kv {
         return vs == null ? null : visible(vs, at(snapshot));
     }
 
+    @Override
+    public List<byte[]> multiGet(Object snapshot, List<byte[]> keys) {
+        List<byte[]> values = new ArrayList<>(keys.size());
+        for (byte[] key : keys) {
+            values.add(get(snapshot, key));
+        }
+        return values;
+    }
+
     /** The visible state at {@code at}, as sorted parallel lists. */
     TreeMap<byte[], byte[]> state(long at) {
         TreeMap<byte[], byte[]> out = new TreeMap<>(Bytes::compare);

@@ -31,6 +31,9 @@ sealed interface Op {
 
     record Get(int snapshot, byte[] key) implements Op {}
 
+    /** Several keys read at one point ({@code multiGetAsList}), repeats allowed; answers in the keys' order. */
+    record MultiGet(int snapshot, List<byte[]> keys) implements Op {}
+
     /**
      * An iterator opened at a snapshot (or the implicit one) with optional bounds (lower inclusive,
      * upper exclusive; null for none), driven through {@code steps}; every step's answer is compared.

@@ -33,14 +33,15 @@ final class OpGenerator {
     }
 
     /** Relative weights of the op kinds; {@link #standard()} is the CI mix. */
-    record Mix(int put, int delete, int singleDelete, int batch, int get, int scan, int snapshot,
+    record Mix(int put, int delete, int singleDelete, int batch, int get, int multiGet, int scan, int snapshot,
                int release, int flush, int compact, int reopen, int invariance, int fingerprint) {
         static Mix standard() {
-            return new Mix(300, 90, 60, 70, 200, 110, 25, 25, 4, 1, 1, 1, 2);
+            return new Mix(300, 90, 60, 70, 200, 30, 110, 25, 25, 4, 1, 1, 1, 2);
         }
 
         int total() {
-            return put + delete + singleDelete + batch + get + scan + snapshot + release + flush + compact + reopen + invariance + fingerprint;
+            return put + delete + singleDelete + batch + get + multiGet + scan + snapshot + release + flush + compact + reopen + invariance
+                    + fingerprint;
         }
     }
 
@@ -147,6 +148,15 @@ final class OpGenerator {
         }
         if ((roll -= mix.get) < 0) {
             return new Op.Get(pickSnapshot(), readKey());
+        }
+        if ((roll -= mix.multiGet) < 0) {
+            // One to eight keys: RocksJava asserts a non-empty list (an empty one is refused under -ea).
+            int n = 1 + random.nextInt(8);
+            List<byte[]> keys = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                keys.add(random.nextInt(8) == 0 && i > 0 ? keys.get(random.nextInt(i)) : readKey()); // some repeats
+            }
+            return new Op.MultiGet(pickSnapshot(), List.copyOf(keys));
         }
         if ((roll -= mix.scan) < 0) {
             return scan();

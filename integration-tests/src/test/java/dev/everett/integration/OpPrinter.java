@@ -27,6 +27,8 @@ final class OpPrinter {
             case Op.TakeSnapshot t -> "new Op.TakeSnapshot(" + t.id() + ")";
             case Op.ReleaseSnapshot t -> "new Op.ReleaseSnapshot(" + t.id() + ")";
             case Op.Get g -> "new Op.Get(" + g.snapshot() + ", " + bytes(g.key()) + ")";
+            case Op.MultiGet g -> "new Op.MultiGet(" + g.snapshot() + ", List.of("
+                    + g.keys().stream().map(OpPrinter::bytes).collect(Collectors.joining(", ")) + "))";
             case Op.Scan s -> "new Op.Scan(" + s.snapshot() + ", " + bytes(s.lower()) + ", " + bytes(s.upper()) + ", List.of("
                     + s.steps().stream().map(OpPrinter::java).collect(Collectors.joining(", ")) + "))";
             case Op.Flush f -> "new Op.Flush()";

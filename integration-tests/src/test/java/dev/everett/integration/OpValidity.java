@@ -65,6 +65,11 @@ final class OpValidity {
                         return "op " + i + ": read at dead snapshot " + g.snapshot();
                     }
                 }
+                case Op.MultiGet g -> {
+                    if (g.snapshot() != Op.NO_SNAPSHOT && !live.contains(g.snapshot())) {
+                        return "op " + i + ": read at dead snapshot " + g.snapshot();
+                    }
+                }
                 case Op.Scan s -> {
                     if (s.snapshot() != Op.NO_SNAPSHOT && !live.contains(s.snapshot())) {
                         return "op " + i + ": scan at dead snapshot " + s.snapshot();
@@ -124,6 +129,7 @@ final class OpValidity {
                 case Op.TakeSnapshot t -> live.add(t.id()) ? op : null;
                 case Op.ReleaseSnapshot r -> live.remove(r.id()) ? op : null;
                 case Op.Get g -> g.snapshot() == Op.NO_SNAPSHOT || live.contains(g.snapshot()) ? op : null;
+                case Op.MultiGet g -> g.snapshot() == Op.NO_SNAPSHOT || live.contains(g.snapshot()) ? op : null;
                 case Op.Scan sc -> sc.snapshot() == Op.NO_SNAPSHOT || live.contains(sc.snapshot()) ? op : null;
                 case Op.Reopen r -> {
                     live.clear();

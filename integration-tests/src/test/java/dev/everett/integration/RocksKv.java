@@ -119,6 +119,16 @@ final class RocksKv implements Kv {
     }
 
     @Override
+    public List<byte[]> multiGet(Object snapshot, List<byte[]> keys) throws RocksDBException {
+        if (snapshot == null) {
+            return db.multiGetAsList(keys);
+        }
+        try (ReadOptions ro = new ReadOptions().setSnapshot((Snapshot) snapshot)) {
+            return db.multiGetAsList(ro, keys);
+        }
+    }
+
+    @Override
     public Cursor cursor(Object snapshot, byte[] lower, byte[] upper) {
         List<AutoCloseable> owned = new ArrayList<>();
         ReadOptions ro = new ReadOptions();

@@ -732,6 +732,44 @@ public final class EverettDB implements AutoCloseable {
         }
     }
 
+    /**
+     * The values stored under {@code keys}, in their order ({@code null} where there is none), as
+     * RocksJava's {@code multiGetAsList}: all read at one point, so a batch written concurrently is
+     * seen whole or not at all. A key may appear more than once.
+     */
+    public List<byte[]> multiGetAsList(List<byte[]> keys) {
+        return multiGetAsList(DEFAULT_READ, keys);
+    }
+
+    /** As {@link #multiGetAsList(List)}, at the options' snapshot (or one taken now). */
+    public List<byte[]> multiGetAsList(ReadOptions options, List<byte[]> keys) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(keys, "keys");
+        for (int i = 0; i < keys.size(); i++) {
+            if (keys.get(i) == null) {
+                throw new NullPointerException("keys[" + i + "] is null");
+            }
+        }
+        checkOpen();
+        List<byte[]> values = new ArrayList<>(keys.size());
+        if (options.snapshot() != null) {
+            for (byte[] key : keys) {
+                values.add(get(options, key));
+            }
+            return values;
+        }
+        // One read point for every key: an implicit snapshot, released before returning.
+        Snapshot at = getSnapshot();
+        try (ReadOptions atSnapshot = new ReadOptions().setSnapshot(at)) {
+            for (byte[] key : keys) {
+                values.add(get(atSnapshot, key));
+            }
+        } finally {
+            releaseSnapshot(at);
+        }
+        return values;
+    }
+
     /** An iterator over the latest state (an implicit snapshot taken now). */
     public EverettIterator newIterator() {
         return newIterator(DEFAULT_READ);
