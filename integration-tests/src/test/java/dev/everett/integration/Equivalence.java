@@ -173,6 +173,9 @@ final class Equivalence {
             case Op.Flush f -> {
                 return compare("flush", a, b, s -> { s.kv.flush(); return "ok"; });
             }
+            case Op.CompactRange c -> {
+                return compare("compactRange(begin, end)", a, b, s -> { s.kv.compactRange(c.lower(), c.upper()); return "ok"; });
+            }
             case Op.CompactAll c -> {
                 return compare("compactRange", a, b, s -> { s.kv.compactAll(); return "ok"; });
             }

@@ -189,6 +189,11 @@ final class EverettKv implements Kv {
     }
 
     @Override
+    public void compactRange(byte[] lower, byte[] upper) {
+        db.compactRange(lower, upper);
+    }
+
+    @Override
     public void reopen() {
         db.close();
         db = EverettDB.open(dir, config.options());

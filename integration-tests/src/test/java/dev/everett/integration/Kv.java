@@ -36,6 +36,9 @@ interface Kv extends AutoCloseable {
 
     void compactAll() throws Exception;
 
+    /** Manual compaction of {@code [lower, upper]} (null: unbounded), bottommost level forced. */
+    void compactRange(byte[] lower, byte[] upper) throws Exception;
+
     /** Close and open the same directory again. Snapshots must have been released. */
     void reopen() throws Exception;
 

@@ -46,6 +46,9 @@ sealed interface Op {
     /** Full manual compaction (RocksDB: bottommost level forced, so tombstones can be purged). */
     record CompactAll() implements Op {}
 
+    /** Manual compaction of {@code [lower, upper]} (both inclusive; null: unbounded), bottommost level forced. */
+    record CompactRange(byte[] lower, byte[] upper) implements Op {}
+
     /** Close and open again; live snapshots are released first (they do not survive a restart). */
     record Reopen() implements Op {}
 

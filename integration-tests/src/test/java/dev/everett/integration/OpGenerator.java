@@ -34,14 +34,14 @@ final class OpGenerator {
 
     /** Relative weights of the op kinds; {@link #standard()} is the CI mix. */
     record Mix(int put, int delete, int singleDelete, int batch, int get, int multiGet, int scan, int snapshot,
-               int release, int flush, int compact, int reopen, int invariance, int fingerprint) {
+               int release, int flush, int compact, int compactRange, int reopen, int invariance, int fingerprint) {
         static Mix standard() {
-            return new Mix(300, 90, 60, 70, 200, 30, 110, 25, 25, 4, 1, 1, 1, 2);
+            return new Mix(300, 90, 60, 70, 200, 30, 110, 25, 25, 4, 1, 2, 1, 1, 2);
         }
 
         int total() {
-            return put + delete + singleDelete + batch + get + multiGet + scan + snapshot + release + flush + compact + reopen + invariance
-                    + fingerprint;
+            return put + delete + singleDelete + batch + get + multiGet + scan + snapshot + release + flush + compact + compactRange + reopen
+                    + invariance + fingerprint;
         }
     }
 
@@ -178,6 +178,10 @@ final class OpGenerator {
         }
         if ((roll -= mix.compact) < 0) {
             return new Op.CompactAll();
+        }
+        if ((roll -= mix.compactRange) < 0) {
+            // Either end may be open; the two ends may come in either order (an inverted range is an answer too).
+            return new Op.CompactRange(random.nextInt(4) == 0 ? null : readKey(), random.nextInt(4) == 0 ? null : readKey());
         }
         if ((roll -= mix.reopen) < 0) {
             liveSnapshots.clear();

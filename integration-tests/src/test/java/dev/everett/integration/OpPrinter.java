@@ -33,6 +33,7 @@ final class OpPrinter {
                     + s.steps().stream().map(OpPrinter::java).collect(Collectors.joining(", ")) + "))";
             case Op.Flush f -> "new Op.Flush()";
             case Op.CompactAll c -> "new Op.CompactAll()";
+            case Op.CompactRange c -> "new Op.CompactRange(" + bytes(c.lower()) + ", " + bytes(c.upper()) + ")";
             case Op.Reopen r -> "new Op.Reopen()";
             case Op.CompactionInvariance c -> "new Op.CompactionInvariance(" + bytes(c.lower()) + ", " + bytes(c.upper()) + ")";
             case Op.FingerprintCheck f -> "new Op.FingerprintCheck()";

@@ -189,6 +189,14 @@ final class RocksKv implements Kv {
     }
 
     @Override
+    public void compactRange(byte[] lower, byte[] upper) throws RocksDBException {
+        try (CompactRangeOptions co = new CompactRangeOptions()
+                .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForce)) {
+            db.compactRange(db.getDefaultColumnFamily(), lower, upper, co);
+        }
+    }
+
+    @Override
     public void reopen() throws RocksDBException {
         closeDb();
         open();

@@ -8,6 +8,7 @@ import dev.everett.compaction.GeometricPicker;
 import dev.everett.compaction.Layout;
 import dev.everett.compaction.LeveledPicker;
 import dev.everett.compaction.LsmTree;
+import dev.everett.compaction.ManualCompactions;
 import dev.everett.compaction.SegmentMeta;
 import dev.everett.compaction.TreeOptions;
 import dev.everett.compaction.Version;
@@ -129,10 +130,11 @@ final class Background {
     }
 
     /**
-     * Merges every segment into the bottom of the tree with tombstones dropped (the caller has
-     * flushed and made background compactions pause); waits for compactions already running.
+     * Merges the segments holding keys in {@code [begin, end]} (null: unbounded on that side)
+     * into the bottom of the tree with tombstones dropped (the caller has flushed and made
+     * background compactions pause); waits for compactions already running.
      */
-    void compactAll() {
+    void compactRange(byte[] begin, byte[] end) {
         LsmTree tree = db.tree();
         CompactionJob job;
         CompactionPlan plan;
@@ -150,7 +152,7 @@ final class Background {
                 throw db.cancelledByClose("compactRange");
             }
             try (Version v = tree.current()) {
-                plan = fullPlan(v);
+                plan = ManualCompactions.range(v, begin, end).orElse(null);
             }
             if (plan == null) {
                 return;
@@ -158,7 +160,7 @@ final class Background {
             try {
                 job = tree.compact(plan);
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot start the full compaction of " + tree.directory(), e);
+                throw new UncheckedIOException("cannot start the " + plan.reason() + " of " + tree.directory(), e);
             }
             running.add(job);
         }
@@ -167,7 +169,7 @@ final class Background {
             finished = run(job, plan);
         } catch (IOException e) {
             db.backgroundFailed(e);
-            throw new UncheckedIOException("full compaction of " + tree.directory() + " failed", e);
+            throw new UncheckedIOException(plan.reason() + " of " + tree.directory() + " failed", e);
         }
         if (!finished) {
             // Only close cancels a job: the caller must not take the range for compacted.
@@ -175,33 +177,6 @@ final class Background {
         }
     }
 
-    /** Every segment, oldest first, into the bottom level (whole-run: one run); null if already one clean run. */
-    private CompactionPlan fullPlan(Version v) {
-        List<SegmentMeta> inputs = new ArrayList<>();
-        int deepest = -1;
-        long tombstones = 0;
-        for (int level = v.levelCount() - 1; level >= 0; level--) {
-            List<SegmentMeta> segments = v.level(level);
-            if (!segments.isEmpty() && deepest < 0) {
-                deepest = level;
-            }
-            // Level 0 (partitioned) lists newest first; whole-run levels hold one run each, deepest oldest.
-            List<SegmentMeta> oldestFirst = v.layout() == Layout.PARTITIONED && level == 0 ? segments.reversed() : segments;
-            inputs.addAll(oldestFirst);
-            for (SegmentMeta s : segments) {
-                tombstones += s.tombstones();
-            }
-        }
-        if (inputs.isEmpty()) {
-            return null;
-        }
-        boolean alreadyOneLevel = v.layout() == Layout.PARTITIONED ? deepest > 0 && inputs.size() == v.level(deepest).size() : inputs.size() == 1;
-        if (alreadyOneLevel && tombstones == 0) {
-            return null;
-        }
-        int output = v.layout() == Layout.PARTITIONED ? Math.max(1, deepest) : 0;
-        return new CompactionPlan(inputs, output, true, 1, "full compaction (compactRange)");
-    }
 
     /** Drives one job to its end, rate-limited; installs its version or, cancelled, leaves nothing behind. */
     /** Runs {@code job} to its end and installs its outputs; false if close cancelled it first. */

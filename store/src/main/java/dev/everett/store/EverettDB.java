@@ -1020,6 +1020,32 @@ public final class EverettDB implements AutoCloseable {
      *     progress"): the tree is then as it was before the call
      */
     public void compactRange() {
+        compactRange(null, null);
+    }
+
+    /**
+     * Compacts the keys in {@code [begin, end]} (both inclusive; null: unbounded on that side) into
+     * the bottom of the tree, as RocksDB's {@code compactRange(begin, end)} with a forced
+     * bottommost compaction: first a {@link #flush()}, then every segment holding a key of the
+     * range merged into the bottom level with tombstones and every value they hide dropped, with
+     * the segments that must move with them (level-0 segments overlapping those taken, and on each
+     * level below the segments overlapping everything taken above). Segments outside the range
+     * stay where they are; the whole-run layout, whose runs each span every key, compacts every
+     * run if any holds a key of the range. Background compactions pause meanwhile.
+     *
+     * <p>A range whose {@code begin} sorts after its {@code end} holds no key: nothing is done, as
+     * RocksDB accepts it without error.
+     *
+     * @throws IllegalStateException if the store is closed, or a concurrent {@link #close()}
+     *     cancelled the compaction before it completed: the tree is then as it was before the call
+     */
+    public void compactRange(byte[] begin, byte[] end) {
+        checkOpen();
+        if (begin != null && end != null && Arrays.compareUnsigned(begin, end) > 0) {
+            return;
+        }
+        byte[] lo = begin == null ? null : begin.clone();
+        byte[] hi = end == null ? null : end.clone();
         flush();
         stateLock.lock();
         try {
@@ -1028,7 +1054,7 @@ public final class EverettDB implements AutoCloseable {
             stateLock.unlock();
         }
         try {
-            background.compactAll();
+            background.compactRange(lo, hi);
         } finally {
             stateLock.lock();
             try {

@@ -11,11 +11,41 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** A manual compaction that close interrupts. */
-class CompactRangeCloseTest {
+/** Manual compactions: of a key range, and one that close interrupts. */
+class CompactRangeTest {
 
     @TempDir
     Path dir;
+
+    /**
+     * Two level-0 segments with disjoint keys: compacting the range of one moves it alone to the
+     * bottom; the reads answer as before, and the range's tombstone is gone with what it hid.
+     */
+    @Test
+    void compactsTheRangeAndLeavesTheRest() {
+        try (EverettDB db = EverettDB.open(dir.resolve("db"), new DBOptions().setDisableAutoCompactions(true))) {
+            db.put(new byte[] {'a'}, new byte[] {1});
+            db.put(new byte[] {'b'}, new byte[] {2});
+            db.flush();
+            db.delete(new byte[] {'a'});
+            db.put(new byte[] {'c'}, new byte[] {3});
+            db.flush();
+            db.put(new byte[] {'x'}, new byte[] {24});
+            db.put(new byte[] {'y'}, new byte[] {25});
+            db.flush();
+            assertEquals("3", db.getProperty("everett.num-files-at-level0"));
+            db.compactRange(new byte[] {'z'}, new byte[] {'a'}); // inverted: nothing, as in RocksDB
+            assertEquals("3", db.getProperty("everett.num-files-at-level0"));
+            db.compactRange(new byte[] {'a'}, new byte[] {'b'});
+            assertEquals("1", db.getProperty("everett.num-files-at-level0"), "the segment of x and y stays in level 0");
+            assertEquals("1", db.getProperty("everett.num-files-at-level1"));
+            assertEquals(null, db.get(new byte[] {'a'}));
+            assertEquals(2, db.get(new byte[] {'b'})[0]);
+            assertEquals(3, db.get(new byte[] {'c'})[0]);
+            assertEquals(24, db.get(new byte[] {'x'})[0]);
+            assertEquals("4", db.getProperty("everett.estimate-num-keys"), "b, c, x and y: the tombstone and the value it hid were dropped");
+        }
+    }
 
     /**
      * Close cancels a running {@code compactRange()}; the caller must learn that its compaction
