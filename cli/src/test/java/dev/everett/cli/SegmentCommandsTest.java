@@ -142,6 +142,18 @@ class SegmentCommandsTest {
     }
 
     @Test
+    void aChainHeadThatIsNotTextIsRefusedNamingItAndTheOffset() throws IOException {
+        Path kv = fruit("kv02");
+        Path head = IndexChain.dirFor(kv).resolve("HEAD");
+        byte[] b = Files.readAllBytes(head);
+        b[16] = (byte) 0xFF; // inside the native's identity on the second line
+        Files.write(head, b);
+        Cli.Result r = Cli.run("get", kv, "banana");
+        assertEquals(1, r.exit(), r.toString());
+        assertTrue(r.err().contains(head + ": offset " + (b.length - "crc32c 01234567\n".length()) + ": HEAD checksum mismatch"), r.toString());
+    }
+
+    @Test
     void rawGrammarRoundTrips() throws IOException {
         Path out = dir.resolve("raw.kv");
         Path in = jsonl("raw.jsonl", "{\"key\":\"61\",\"value\":\"\"}", "{\"key\":\"62\",\"value\":\"0102\"}");
