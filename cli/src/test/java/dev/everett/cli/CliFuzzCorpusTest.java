@@ -3,9 +3,9 @@ package dev.everett.cli;
 import dev.everett.api.CatalogRef;
 import dev.everett.api.ObjectId;
 import dev.everett.segment.testing.FuzzCorpusHarness;
+import dev.everett.segment.testing.FuzzInputs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -58,26 +58,14 @@ class CliFuzzCorpusTest extends FuzzCorpusHarness {
         s.put("valid-utf16-text", utf16("grüße"));
         s.put("mut-hex-odd", utf8("0x0"));
         s.put("mut-hex-not-hex", utf8("0xzz"));
-        s.put("mut-not-utf8", withSelector(0, new byte[] {'k', (byte) 0xff, 'y'}));
-        s.put("mut-utf16-lone-surrogate", withSelector(1, new byte[] {0, 'k', (byte) 0xd8, 0}));
+        s.put("mut-not-utf8", FuzzInputs.withSelector(0, new byte[] {'k', (byte) 0xff, 'y'}));
+        s.put("mut-utf16-lone-surrogate", FuzzInputs.withSelector(1, new byte[] {0, 'k', (byte) 0xd8, 0}));
         return s;
     }
 
     static Map<String, byte[]> chainHeads() {
-        Map<String, byte[]> s = new LinkedHashMap<>();
         byte[] file = IndexChain.headBytes(HEAD);
         String body = new String(file, 0, file.length - "crc32c 01234567\n".length(), StandardCharsets.US_ASCII);
-        s.put("valid-head", withSelector(1, file));
-        s.put("valid-head-body", withSelector(0, ascii(body)));
-        s.put("valid-head-zero", withSelector(1, IndexChain.headBytes(new IndexChain.Head(ObjectId.NONE,
-                new CatalogRef(ObjectId.NONE, ObjectId.NONE), 0, 0))));
-        byte[] flipped = file.clone();
-        flipped[20] ^= 1;
-        s.put("mut-crc-mismatch", withSelector(1, flipped));
-        s.put("mut-truncated", withSelector(1, Arrays.copyOf(file, file.length - 1)));
-        s.put("mut-trailing", withSelector(1, Arrays.copyOf(file, file.length + 1)));
-        s.put("mut-empty", withSelector(1, new byte[0]));
-        s.put("mut-crlf", withSelector(1, ascii(new String(file, StandardCharsets.US_ASCII).replace("\n", "\r\n"))));
         // Each field damaged in turn (name, text replaced, replacement), a correct checksum appended.
         String[][] fields = {
                 {"mut-magic", "everett-chain 1", "everett-chain 2"},
@@ -93,12 +81,12 @@ class CliFuzzCorpusTest extends FuzzCorpusHarness {
                 {"mut-bytes-negative", "native-bytes 123456", "native-bytes -123456"},
                 {"mut-bytes-overflow", "native-bytes 123456", "native-bytes 9223372036854775808"},
                 {"mut-field-name", "native-bytes", "native-bytez"}};
-        for (String[] f : fields) {
-            s.put(f[0], withSelector(0, ascii(body.replace(f[1], f[2]))));
-        }
+        Map<String, byte[]> s = FuzzInputs.checksummedTextSeeds("head", file, 20, fields);
+        s.put("valid-head-zero", FuzzInputs.withSelector(1, IndexChain.headBytes(new IndexChain.Head(ObjectId.NONE,
+                new CatalogRef(ObjectId.NONE, ObjectId.NONE), 0, 0))));
         byte[] notAscii = ascii(body);
         notAscii["everett-chain 1\nnative ".length()] = (byte) 0xff;
-        s.put("mut-not-ascii", withSelector(0, notAscii));
+        s.put("mut-not-ascii", FuzzInputs.withSelector(0, notAscii));
         return s;
     }
 
@@ -119,17 +107,10 @@ class CliFuzzCorpusTest extends FuzzCorpusHarness {
     }
 
     private static byte[] utf8(String s) {
-        return withSelector(0, s.getBytes(StandardCharsets.UTF_8));
+        return FuzzInputs.withSelector(0, s.getBytes(StandardCharsets.UTF_8));
     }
 
     private static byte[] utf16(String s) {
-        return withSelector(1, s.getBytes(StandardCharsets.UTF_16BE));
-    }
-
-    private static byte[] withSelector(int selector, byte[] rest) {
-        byte[] out = new byte[rest.length + 1];
-        out[0] = (byte) selector;
-        System.arraycopy(rest, 0, out, 1, rest.length);
-        return out;
+        return FuzzInputs.withSelector(1, s.getBytes(StandardCharsets.UTF_16BE));
     }
 }

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.everett.segment.testing.FuzzInputs;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.zip.CRC32C;
 
 /**
  * Fuzz targets of the decoders of the {@code everett} command: a line of a {@code load} file
@@ -134,15 +134,6 @@ class CliFuzzTest {
 
     /** The {@code HEAD} a {@link #chainHead} input stands for. */
     static byte[] chainHeadFile(byte[] data) {
-        byte[] rest = Arrays.copyOfRange(data, 1, data.length);
-        if ((data[0] & 1) != 0) {
-            return rest;
-        }
-        CRC32C crc = new CRC32C();
-        crc.update(rest);
-        byte[] line = String.format("crc32c %08x\n", crc.getValue()).getBytes(StandardCharsets.US_ASCII);
-        byte[] out = Arrays.copyOf(rest, rest.length + line.length);
-        System.arraycopy(line, 0, out, rest.length, line.length);
-        return out;
+        return FuzzInputs.textWithCrcLine(data, "crc32c ");
     }
 }
