@@ -26,10 +26,23 @@ public record ObjectId(long high, long low) {
         return new ObjectId(RANDOM.nextLong(), RANDOM.nextLong());
     }
 
-    /** Parses 32 hex digits. */
+    /**
+     * Parses the text {@link #hex()} writes: 32 lowercase hex digits, nothing else, so that an
+     * identity has one spelling (its objects' paths and its segment directory are named by it).
+     *
+     * @throws IllegalArgumentException quoting {@code hex} and naming the first character that is
+     *         not a lowercase hex digit, or the length
+     */
     public static ObjectId parse(String hex) {
         if (hex.length() != 32) {
-            throw new IllegalArgumentException("an object id is 32 hex digits, got \"" + hex + "\"");
+            throw new IllegalArgumentException("an object id is 32 lowercase hex digits, got " + hex.length() + " characters: \"" + hex + "\"");
+        }
+        for (int i = 0; i < 32; i++) {
+            char c = hex.charAt(i);
+            if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+                throw new IllegalArgumentException("an object id is 32 lowercase hex digits, character " + i + " of \"" + hex
+                        + "\" is not one (U+" + String.format("%04X", (int) c) + ")");
+            }
         }
         return new ObjectId(HexFormat.fromHexDigitsToLong(hex, 0, 16), HexFormat.fromHexDigitsToLong(hex, 16, 32));
     }

@@ -19,7 +19,11 @@ final class ByteText {
     /** How output spells bytes. */
     enum Style { TEXT, HEX }
 
-    /** Parses an argument: {@code 0x} then an even number of hex digits, or UTF-8 text. */
+    /**
+     * Parses an argument: {@code 0x} then an even number of hex digits, or UTF-8 text. Text with
+     * U+FFFD is refused: the JVM puts it where a command line's bytes were not UTF-8, so its UTF-8
+     * bytes would be another key than the one typed (and a lone surrogate has no UTF-8 at all).
+     */
     static byte[] parse(String arg) {
         if (arg.startsWith("0x") || arg.startsWith("0X")) {
             String digits = arg.substring(2);
@@ -30,6 +34,21 @@ final class ByteText {
                 return HEX.parseHex(digits);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("\"" + arg + "\": not hex after 0x");
+            }
+        }
+        for (int i = 0; i < arg.length(); i++) {
+            char c = arg.charAt(i);
+            if (c == '\uFFFD') {
+                throw new IllegalArgumentException("\"" + arg + "\": character " + i + " is U+FFFD, what the command line makes of bytes"
+                        + " that are not UTF-8; give such a key or value as hex after 0x");
+            }
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < arg.length() && Character.isLowSurrogate(arg.charAt(i + 1))) {
+                    i++;
+                } else {
+                    throw new IllegalArgumentException("\"" + arg + "\": character " + i + " is a lone UTF-16 surrogate, which UTF-8 cannot"
+                            + " spell; give such a key or value as hex after 0x");
+                }
             }
         }
         return arg.getBytes(StandardCharsets.UTF_8);

@@ -16,9 +16,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 
@@ -115,8 +115,11 @@ final class IndexChain {
         if (!Files.exists(headFile)) {
             throw new CliException(headFile + ": missing (the index chain " + dir + " is incomplete; rebuild it with: everett index " + d.path() + ")");
         }
-        List<String> lines = Files.readAllLines(headFile, StandardCharsets.UTF_8);
-        Head head = parseHead(headFile, lines);
+        if (Files.size(headFile) > MAX_HEAD_BYTES) {
+            throw new CliException(headFile + ": offset " + MAX_HEAD_BYTES + ": an index chain HEAD is at most " + MAX_HEAD_BYTES
+                    + " bytes, this file has " + Files.size(headFile) + " (rebuild it with: everett index " + d.path() + ")");
+        }
+        Head head = parseHead(headFile, Files.readAllBytes(headFile));
         if (head.headerCrc() != d.headerCrc() || head.nativeBytes() != d.fileBytes()) {
             throw new CliException(dir + ": stale index chain, built for other bytes than " + d.path()
                     + " (rebuild it with: everett index " + d.path() + ")");
@@ -124,48 +127,109 @@ final class IndexChain {
         return head;
     }
 
-    private static Head parseHead(Path file, List<String> lines) {
-        if (lines.size() != 6 || !lines.get(0).equals(MAGIC_LINE) || !lines.get(5).startsWith("crc32c ")) {
-            throw new CliException(file + ": not an index chain HEAD (expected six lines, \"" + MAGIC_LINE + "\" first, \"crc32c\" last)");
+    /**
+     * Reads {@code HEAD}'s bytes; anything but exactly what {@link #headBytes} writes for some
+     * head is refused with a {@link CliException} naming {@code file}, the byte offset and the rule.
+     */
+    static Head parseHead(Path file, byte[] b) {
+        // One char per byte, so an offset in the text is an offset in the file whatever the bytes
+        // are (the lines are ASCII; anything else fails a field's parse or the canonical check).
+        String text = new String(b, StandardCharsets.ISO_8859_1);
+        int[] starts = new int[LINES + 1];
+        int at = 0;
+        for (int i = 0; i < LINES; i++) {
+            starts[i] = at;
+            int end = text.indexOf('\n', at);
+            if (end < 0) {
+                throw malformed(file, at, "not an index chain HEAD: expected " + LINES + " lines, each ending with a line feed, \""
+                        + MAGIC_LINE + "\" first, \"crc32c\" last");
+            }
+            at = end + 1;
         }
+        starts[LINES] = at;
+        if (at != b.length) {
+            throw malformed(file, at, "bytes after the crc32c line");
+        }
+        if (!line(text, starts, 0).equals(MAGIC_LINE)) {
+            throw malformed(file, 0, "not an index chain HEAD: the first line must be \"" + MAGIC_LINE + "\"");
+        }
+        int crcLine = starts[LINES - 1];
+        String stored = field(file, text, starts, LINES - 1, "crc32c");
         CRC32C crc = new CRC32C();
-        crc.update(String.join("\n", lines.subList(0, 5)).concat("\n").getBytes(StandardCharsets.UTF_8));
-        String stored = lines.get(5).substring(7);
-        if (!stored.equals(HEX.toHexDigits((int) crc.getValue()))) {
-            throw new CliException(file + ": HEAD checksum mismatch: stored " + stored + ", computed " + HEX.toHexDigits((int) crc.getValue()));
+        crc.update(b, 0, crcLine);
+        String computed = HEX.toHexDigits((int) crc.getValue());
+        if (!stored.equals(computed)) {
+            throw malformed(file, crcLine, "HEAD checksum mismatch: stored " + stored + ", computed " + computed);
+        }
+        Head head;
+        String[] ids = field(file, text, starts, 2, "head").split(" ", -1);
+        if (ids.length != 2) {
+            throw malformed(file, starts[2], "the head line needs two identities");
         }
         try {
-            ObjectId nativeId = ObjectId.parse(field(lines.get(1), "native"));
-            String[] head = field(lines.get(2), "head").split(" ");
-            if (head.length != 2) {
-                throw new IllegalArgumentException("head needs two identities");
-            }
-            long headerCrc = Long.parseLong(field(lines.get(3), "native-header-crc"), 16);
-            long bytes = Long.parseLong(field(lines.get(4), "native-bytes"));
-            return new Head(nativeId, new CatalogRef(ObjectId.parse(head[0]), ObjectId.parse(head[1])), headerCrc, bytes);
-        } catch (IllegalArgumentException e) {
-            throw new CliException(file + ": malformed HEAD: " + e.getMessage());
+            head = new Head(id(file, field(file, text, starts, 1, "native"), starts[1] + "native ".length()),
+                    new CatalogRef(id(file, ids[0], starts[2] + "head ".length()), id(file, ids[1], starts[2] + "head ".length() + ids[0].length() + 1)),
+                    Long.parseLong(field(file, text, starts, 3, "native-header-crc"), 16),
+                    Long.parseLong(field(file, text, starts, 4, "native-bytes")));
+        } catch (NumberFormatException e) {
+            throw malformed(file, starts[3], "native-header-crc and native-bytes must be numbers: " + e.getMessage());
         }
+        if (head.nativeBytes() < 0) {
+            throw malformed(file, starts[4], "native-bytes must not be negative");
+        }
+        byte[] canonical = headBytes(head);
+        if (!Arrays.equals(b, canonical)) {
+            throw malformed(file, Arrays.mismatch(b, canonical), "a field is not written in its canonical form");
+        }
+        return head;
     }
 
-    private static String field(String line, String name) {
+    /** The lines {@code HEAD} has: the magic, four fields and the checksum. */
+    private static final int LINES = 6;
+    /** Far above any {@code HEAD} this code writes; a larger file is not one. */
+    private static final int MAX_HEAD_BYTES = 4096;
+
+    private static CliException malformed(Path file, long offset, String rule) {
+        return new CliException(file + ": offset " + offset + ": " + rule);
+    }
+
+    private static String line(String text, int[] starts, int i) {
+        return text.substring(starts[i], starts[i + 1] - 1);
+    }
+
+    /** The value of line {@code i}, which must be {@code name} and a space before it. */
+    private static String field(Path file, String text, int[] starts, int i, String name) {
+        String line = line(text, starts, i);
         if (!line.startsWith(name + " ")) {
-            throw new IllegalArgumentException("expected \"" + name + " …\", found \"" + line + "\"");
+            throw malformed(file, starts[i], "expected the line \"" + name + " …\"");
         }
         return line.substring(name.length() + 1);
     }
 
+    private static ObjectId id(Path file, String hex, long offset) {
+        try {
+            return ObjectId.parse(hex);
+        } catch (IllegalArgumentException e) {
+            throw malformed(file, offset, e.getMessage());
+        }
+    }
+
     private static void writeHead(Path file, Head h) throws IOException {
+        Files.write(file, headBytes(h));
+        forceFile(file);
+    }
+
+    /** What {@code HEAD} holds for {@code h}: five lines and the CRC32C of their bytes. */
+    static byte[] headBytes(Head h) {
         String body = MAGIC_LINE + "\n"
                 + "native " + h.nativeId().hex() + "\n"
                 + "head " + h.head().nativeId().hex() + " " + h.head().indexId().hex() + "\n"
                 + "native-header-crc " + HEX.toHexDigits((int) h.headerCrc()) + "\n"
                 + "native-bytes " + h.nativeBytes() + "\n";
         CRC32C crc = new CRC32C();
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = body.getBytes(StandardCharsets.US_ASCII);
         crc.update(bytes);
-        Files.writeString(file, body + "crc32c " + HEX.toHexDigits((int) crc.getValue()) + "\n");
-        forceFile(file);
+        return (body + "crc32c " + HEX.toHexDigits((int) crc.getValue()) + "\n").getBytes(StandardCharsets.US_ASCII);
     }
 
     private static void forceFile(Path file) throws IOException {

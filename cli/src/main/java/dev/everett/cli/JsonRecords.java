@@ -6,7 +6,9 @@ import java.util.HexFormat;
  * The JSON-lines form of records that {@code load} reads and {@code dump --json} writes: one
  * object a line, {@code {"key": HEX, "value": HEX}}, with {@code "value": null} for a tombstone.
  * The reader is strict (exactly those two members, hex strings, nothing after the object) and
- * says what it expected at which column; the caller adds the file and line.
+ * says what it expected at which column; the caller adds the file and line. A line is read one
+ * char per byte (ISO-8859-1), so a column is a byte offset and a byte that is not ASCII is refused
+ * where it stands.
  */
 final class JsonRecords {
     private static final HexFormat HEX = HexFormat.of();
@@ -100,9 +102,14 @@ final class JsonRecords {
 
         void expect(char c) throws SyntaxException {
             if (pos >= s.length() || s.charAt(pos) != c) {
-                throw new SyntaxException(pos + 1, "expected '" + c + "'" + (pos >= s.length() ? " at the end of the line" : ", found '" + s.charAt(pos) + "'"));
+                throw new SyntaxException(pos + 1, "expected '" + c + "'" + (pos >= s.length() ? " at the end of the line" : ", found " + shown(s.charAt(pos))));
             }
             pos++;
+        }
+
+        /** A character as a message shows it: printable ASCII quoted, anything else as its code. */
+        private static String shown(char c) {
+            return c >= 0x20 && c <= 0x7E ? "'" + c + "'" : String.format("byte 0x%02x", (int) c);
         }
 
         /** A JSON string without escapes (names and hex digits need none). */

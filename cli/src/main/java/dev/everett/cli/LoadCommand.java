@@ -94,7 +94,9 @@ final class LoadCommand implements Callable<Integer> {
 
     private List<Entry> read(ValueGrammar grammar) throws IOException {
         List<Entry> entries = new ArrayList<>();
-        try (BufferedReader r = Files.newBufferedReader(in, StandardCharsets.UTF_8)) {
+        // One char per byte: a record is ASCII, so a byte that is not (or is not UTF-8) fails the
+        // record's syntax at its own column instead of failing the decoding of the whole file.
+        try (BufferedReader r = Files.newBufferedReader(in, StandardCharsets.ISO_8859_1)) {
             String line;
             long number = 0;
             while ((line = r.readLine()) != null) {

@@ -131,6 +131,29 @@ class SegmentCommandsTest {
     }
 
     @Test
+    void loadRefusesBytesThatAreNotTextNamingTheLineAndColumn() throws IOException {
+        Path in = dir.resolve("bin.jsonl");
+        Files.write(in, new byte[] {'{', '"', 'k', 'e', 'y', '"', ':', '"', (byte) 0xC3, (byte) 0xA9, '"', '}', '\n'});
+        Path out = dir.resolve("x.kv");
+        Cli.Result r = Cli.run("load", "--format", "kv02", in, out);
+        assertEquals(1, r.exit(), r.toString());
+        assertTrue(r.err().contains("bin.jsonl:1:8: \"key\" is not hex"), r.toString());
+        assertFalse(Files.exists(out), "nothing is written from bad input");
+    }
+
+    @Test
+    void aChainHeadThatIsNotTextIsRefusedNamingItAndTheOffset() throws IOException {
+        Path kv = fruit("kv02");
+        Path head = IndexChain.dirFor(kv).resolve("HEAD");
+        byte[] b = Files.readAllBytes(head);
+        b[16] = (byte) 0xFF; // inside the native's identity on the second line
+        Files.write(head, b);
+        Cli.Result r = Cli.run("get", kv, "banana");
+        assertEquals(1, r.exit(), r.toString());
+        assertTrue(r.err().contains(head + ": offset " + (b.length - "crc32c 01234567\n".length()) + ": HEAD checksum mismatch"), r.toString());
+    }
+
+    @Test
     void rawGrammarRoundTrips() throws IOException {
         Path out = dir.resolve("raw.kv");
         Path in = jsonl("raw.jsonl", "{\"key\":\"61\",\"value\":\"\"}", "{\"key\":\"62\",\"value\":\"0102\"}");

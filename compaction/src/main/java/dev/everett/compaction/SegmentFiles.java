@@ -320,16 +320,11 @@ public final class SegmentFiles implements AutoCloseable {
 
     /** The identity a segment directory name spells, or null if it is not one. */
     static ObjectId parseSegmentName(String name) {
-        if (name.length() != 32) {
+        try {
+            return ObjectId.parse(name); // only the one spelling hex() writes
+        } catch (IllegalArgumentException notAnIdentity) {
             return null;
         }
-        for (int i = 0; i < 32; i++) {
-            char ch = name.charAt(i);
-            if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'))) {
-                return null;
-            }
-        }
-        return ObjectId.parse(name);
     }
 
     void deleteTree(Path root) throws IOException {

@@ -9,6 +9,7 @@ import dev.everett.api.CatalogRef;
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.ObjectId;
 import dev.everett.segment.testing.FuzzCorpusHarness;
+import dev.everett.segment.testing.FuzzInputs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,12 +48,12 @@ class ManifestFuzzCorpusTest extends FuzzCorpusHarness {
         Map<String, byte[]> metas = new LinkedHashMap<>();
         for (SegmentMeta m : List.of(a, b, d)) {
             byte[] full = m.toBytes();
-            metas.put("valid-crc-" + m.id().low(), prefixed(0, Arrays.copyOf(full, full.length - 4)));
-            metas.put("valid-raw-" + m.id().low(), prefixed(1, full));
+            metas.put("valid-crc-" + m.id().low(), FuzzInputs.withSelector(0, Arrays.copyOf(full, full.length - 4)));
+            metas.put("valid-raw-" + m.id().low(), FuzzInputs.withSelector(1, full));
         }
         byte[] wrongVersion = a.toBytes();
         wrongVersion[4] = 2;
-        metas.put("mut-version", prefixed(0, Arrays.copyOf(wrongVersion, wrongVersion.length - 4)));
+        metas.put("mut-version", FuzzInputs.withSelector(0, Arrays.copyOf(wrongVersion, wrongVersion.length - 4)));
 
         List<Edit> partitioned = List.of(
                 new Edit(1, true, Layout.PARTITIONED, null, List.of(), List.of(), null),
@@ -153,12 +154,5 @@ class ManifestFuzzCorpusTest extends FuzzCorpusHarness {
         }
         out.writeBytes(tail);
         return out.toByteArray();
-    }
-
-    private static byte[] prefixed(int first, byte[] rest) {
-        byte[] out = new byte[rest.length + 1];
-        out[0] = (byte) first;
-        System.arraycopy(rest, 0, out, 1, rest.length);
-        return out;
     }
 }

@@ -40,23 +40,36 @@ final class CommittedOffsets {
                 .setIterateLowerBound(StoreKeys.OFFSET_PREFIX).setIterateUpperBound(StoreKeys.OFFSET_END))) {
             for (records.seekToFirst(); records.isValid(); records.next()) {
                 byte[] key = records.key();
-                byte[] value = records.value();
-                TopicPartition partition;
-                try {
-                    partition = StoreKeys.partitionOfOffset(key);
-                } catch (IllegalArgumentException e) {
-                    throw new ProcessorStateException("Everett store " + store + " at " + directory + ": " + e.getMessage(), e);
-                }
-                if (value.length != Long.BYTES) {
-                    throw new ProcessorStateException("Everett store " + store + " at " + directory + ": committed offset of "
-                            + partition + " has " + value.length + " bytes, expected " + Long.BYTES);
-                }
-                committed.offsets.put(partition, ByteBuffer.wrap(value).getLong());
-                committed.stored.add(partition);
-                committed.keys.put(partition, key);
+                Stored entry = decode(key, records.value(), store, directory);
+                committed.offsets.put(entry.partition(), entry.offset());
+                committed.stored.add(entry.partition());
+                committed.keys.put(entry.partition(), key);
             }
         }
         return committed;
+    }
+
+    /** One committed offset as the database holds it: the partition its key names, the offset its value holds. */
+    record Stored(TopicPartition partition, long offset) {
+    }
+
+    /**
+     * Decodes one record of the offset range.
+     *
+     * @throws ProcessorStateException naming the store and directory, for a record that is not a committed offset
+     */
+    static Stored decode(byte[] key, byte[] value, String store, Path directory) {
+        TopicPartition partition;
+        try {
+            partition = StoreKeys.partitionOfOffset(key);
+        } catch (IllegalArgumentException e) {
+            throw new ProcessorStateException("Everett store " + store + " at " + directory + ": " + e.getMessage(), e);
+        }
+        if (value.length != Long.BYTES) {
+            throw new ProcessorStateException("Everett store " + store + " at " + directory + ": committed offset of "
+                    + partition + " has " + value.length + " bytes, expected " + Long.BYTES);
+        }
+        return new Stored(partition, ByteBuffer.wrap(value).getLong());
     }
 
     /** The committed offset of {@code partition}, or {@code null}. */

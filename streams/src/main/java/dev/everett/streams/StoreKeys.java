@@ -46,25 +46,51 @@ final class StoreKeys {
     }
 
     /**
-     * The partition a committed-offset key names (the inverse of {@link #offset}).
+     * The partition a committed-offset key names (the inverse of {@link #offset}): only the key
+     * {@link #offset} writes, so that a partition has one key and no two records claim it.
      *
-     * @throws IllegalArgumentException if {@code key} is not {@code offset/<topic>/<partition>}
+     * @throws IllegalArgumentException if {@code key} is not {@code offset/<topic>/<partition>} with
+     *         a legal topic name (1 to 249 ASCII letters, digits, '.', '_' and '-') and a partition
+     *         number in its canonical decimal form (0 to 2^31 − 1, no sign, no leading zero)
      */
     static TopicPartition partitionOfOffset(byte[] key) {
         if (key.length <= OFFSET_PREFIX.length || !Arrays.equals(key, 0, OFFSET_PREFIX.length, OFFSET_PREFIX, 0, OFFSET_PREFIX.length)) {
             throw new IllegalArgumentException("not a committed-offset key offset/<topic>/<partition>: " + Arrays.toString(key));
         }
-        String name = new String(key, OFFSET_PREFIX.length, key.length - OFFSET_PREFIX.length, StandardCharsets.US_ASCII);
+        // One char per byte, so that a byte that is not ASCII stays one character and is refused below.
+        String name = new String(key, OFFSET_PREFIX.length, key.length - OFFSET_PREFIX.length, StandardCharsets.ISO_8859_1);
         int slash = name.lastIndexOf('/');
         if (slash <= 0) {
             throw new IllegalArgumentException("committed-offset key offset/" + name + " has no '/' between topic and partition");
         }
+        String topic = name.substring(0, slash);
+        for (int i = 0; i < topic.length(); i++) {
+            char c = topic.charAt(i);
+            if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-')) {
+                throw new IllegalArgumentException("committed-offset key offset/" + name + ": byte " + (OFFSET_PREFIX.length + i)
+                        + " (0x" + Integer.toHexString(c) + ") cannot be in a topic name (ASCII letters, digits, '.', '_' and '-')");
+            }
+        }
+        if (topic.length() > MAX_TOPIC_LENGTH) {
+            throw new IllegalArgumentException("committed-offset key offset/" + name + ": a topic name is at most " + MAX_TOPIC_LENGTH
+                    + " characters, this one has " + topic.length());
+        }
+        String number = name.substring(slash + 1);
+        int partition;
         try {
-            return new TopicPartition(name.substring(0, slash), Integer.parseInt(name.substring(slash + 1)));
+            partition = Integer.parseInt(number);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("committed-offset key offset/" + name + " has no partition number after its last '/'", e);
         }
+        if (partition < 0 || !Integer.toString(partition).equals(number)) {
+            throw new IllegalArgumentException("committed-offset key offset/" + name + ": the partition must be written as "
+                    + "the store writes it, a number from 0 without sign or leading zero");
+        }
+        return new TopicPartition(topic, partition);
     }
+
+    /** Kafka's limit on a topic name's length. */
+    static final int MAX_TOPIC_LENGTH = 249;
 
     /** Bytes of the stored form of a record key of {@code keyBytes} bytes ({@link #data}). */
     static int dataLength(int keyBytes) {

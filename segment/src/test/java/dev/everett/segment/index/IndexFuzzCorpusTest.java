@@ -5,6 +5,7 @@ import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.natives.CorruptionTest;
 import dev.everett.segment.testing.FuzzCorpusHarness;
+import dev.everett.segment.testing.FuzzInputs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -58,7 +59,7 @@ class IndexFuzzCorpusTest extends FuzzCorpusHarness {
         Map<String, byte[]> out = new LinkedHashMap<>();
         for (int i = 0; i < IndexFuzzTest.TARGETS.size(); i++) {
             String name = IndexFuzzTest.TARGETS.get(i);
-            out.put("valid-" + stem(name), seed(i, targets.get(name).original()));
+            out.put("valid-" + stem(name), FuzzInputs.withSelector(i, targets.get(name).original()));
         }
         for (String name : MUTATED) {
             int selector = IndexFuzzTest.TARGETS.indexOf(name);
@@ -68,7 +69,7 @@ class IndexFuzzCorpusTest extends FuzzCorpusHarness {
                 d = r.directory();
             }
             for (Map.Entry<String, byte[]> m : mutants(t.original(), d).entrySet()) {
-                out.put("mut-" + stem(name) + "-" + m.getKey(), seed(selector, m.getValue()));
+                out.put("mut-" + stem(name) + "-" + m.getKey(), FuzzInputs.withSelector(selector, m.getValue()));
             }
         }
         return out;
@@ -76,13 +77,6 @@ class IndexFuzzCorpusTest extends FuzzCorpusHarness {
 
     private static String stem(String file) {
         return file.substring(0, file.length() - ".index".length());
-    }
-
-    private static byte[] seed(int selector, byte[] file) {
-        byte[] b = new byte[file.length + 1];
-        b[0] = (byte) selector;
-        System.arraycopy(file, 0, b, 1, file.length);
-        return b;
     }
 
     private static final int BODY = Envelope.BYTES;
