@@ -3,12 +3,13 @@
 # with 100-byte values in four overlapping runs, outputs split at 64 and 4 MiB, against RocksDB
 # compactRange in the same JMH run). Results: docs/benchmarks/compaction.md.
 #
-#   bench/run-compaction.sh                   # the settings in CompactionVsRocksBench
-#   bench/run-compaction.sh -wi 1 -i 2        # extra arguments go to JMH (here: a smoke run)
+#   bench/run-compaction.sh                        # the settings in CompactionVsRocksBench
+#   TAG=smoke bench/run-compaction.sh -wi 1 -i 2   # extra arguments go to JMH (here: a smoke run)
 #
-# Environment: TAG (appended to the raw file names), SKIP_BUILD=1 (reuse the jar),
-# JAVA_OPTS (options for the JMH host JVM, e.g. -Djmh.ignoreLock=true).
-# Outputs: docs/benchmarks/raw/compaction-<date>[-TAG].json and .log. About 3 minutes on 2 cores.
+# Environment: TAG (appended to the raw file names; a tagged run writes under bench/target/runs/),
+# SKIP_BUILD=1 (reuse the jar), JAVA_OPTS (options for the JMH host JVM, e.g. -Djmh.ignoreLock=true).
+# Outputs: docs/benchmarks/raw/compaction-<date>.json and .log (a tagged run: bench/target/runs/
+# compaction-<date>-TAG.*). About 3 minutes on 2 cores.
 set -euo pipefail
 
 KIND=compaction

@@ -25,10 +25,14 @@ class DemoCommandTest {
     @Test
     void aSmallDemoAgreesWithItsOwnCheck() throws Exception {
         Path stores = dir.resolve("stores");
-        Path report = dir.resolve("report.md");
+        // The report named as a user would name it, relative to the working directory.
+        Path report = Path.of("").toAbsolutePath().relativize(dir.resolve("report.md"));
         Cli.Result r = Cli.run("demo", "--ops", "30000", "--gets", "2000", "--lookups", "5000", "--dir", stores, "--report", report);
         assertEquals(0, r.exit(), r.toString());
-        String md = Files.readString(report);
+        // The last line names the chart beside the report the way it names the report (as the README shows it).
+        assertTrue(r.out().endsWith("report: " + report + ", chart: " + report.resolveSibling("demo-chart.png")
+                + ", stores kept in " + stores + System.lineSeparator()), r.toString());
+        String md = Files.readString(dir.resolve("report.md"));
         Matcher m = Pattern.compile("the full contents agree \\(([0-9,]+) live records\\) and 2,000 random gets agree").matcher(md);
         assertTrue(m.find(), md);
         long live = Long.parseLong(m.group(1).replace(",", ""));

@@ -41,7 +41,7 @@ public final class SpiExample {
                 w.put(b("apple"), b("red"));
                 w.put(b("banana"), b("yellow"));
                 w.put(b("cherry"), b("dark red"));
-                w.finish();                                          // temp file, fsync, atomic rename, fsync dir
+                w.finish();                                          // temp file, fsync, link in (never over an object), fsync dir
             }
             // 2. A newer run that overwrites one key and deletes another.
             ObjectId newer = ObjectId.random();
