@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
 /**
  * The {@code everett} command. Exit codes: 0 when the command did what it was asked, 1 when it
  * failed (a corrupt or missing file, a key not found, a check that disagrees), 2 for a usage
- * error (an unknown option, a malformed argument), with the usage on standard error.
+ * error (an unknown option, a malformed argument), one line naming the command and the argument.
  */
 @Command(name = "everett", mixinStandardHelpOptions = true, versionProvider = Everett.Version.class,
         description = "Everett segments and stores from the shell: a demo against RocksDB, inspection, verification, import and export.",
@@ -34,6 +34,9 @@ import picocli.CommandLine.Command;
 public final class Everett implements Runnable {
     /** Exit code of a command that failed. */
     static final int FAILED = 1;
+
+    /** Exit code of a usage error. */
+    static final int USAGE = 2;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -54,6 +57,14 @@ public final class Everett implements Runnable {
             }
             command.getErr().flush();
             return FAILED;
+        });
+        // A usage error is one line naming the command and the argument, with where to find the
+        // usage, rather than the whole help text (which --help prints).
+        cl.setParameterExceptionHandler((e, arguments) -> {
+            String command = e.getCommandLine().getCommandSpec().qualifiedName();
+            e.getCommandLine().getErr().println(command + ": " + e.getMessage() + " (see " + command + " --help)");
+            e.getCommandLine().getErr().flush();
+            return USAGE;
         });
         try {
             return cl.execute(args);

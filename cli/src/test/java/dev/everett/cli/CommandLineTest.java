@@ -41,6 +41,27 @@ class CommandLineTest {
     }
 
     @Test
+    void aUsageErrorIsOneLineNamingTheCommandAndTheArgument() {
+        String[][] cases = {
+            {"load", "--format", "kv02", "in.jsonl"},
+            {"load", "--format", "kv04", "in.jsonl", "out.kv"},
+            {"scan", "db", "--limit", "-5"},
+            {"get", "x.kv", "0xabc"},
+            {"frobnicate"},
+        };
+        String[] named = {"'OUT.kv'", "'--format'", "--limit", "KEY", "'frobnicate'"};
+        for (int i = 0; i < cases.length; i++) {
+            Cli.Result r = Cli.run((Object[]) cases[i]);
+            assertEquals(2, r.exit(), r.toString());
+            String command = cases[i][0].equals("frobnicate") ? "everett" : "everett " + cases[i][0];
+            assertTrue(r.err().startsWith(command + ": ") && r.err().contains(named[i]), r.toString());
+            assertTrue(r.err().endsWith(" (see " + command + " --help)\n"), r.toString());
+            assertEquals(1, r.err().lines().count(), r.toString());
+            assertEquals("", r.out());
+        }
+    }
+
+    @Test
     void failuresExitOneWithOneLine() {
         Cli.Result r = Cli.run("inspect", "/nonexistent/file.kv");
         assertEquals(1, r.exit(), r.toString());
