@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
+import org.rocksdb.RocksDBException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -87,6 +88,9 @@ public final class Everett implements Runnable {
         }
         if (e instanceof CorruptSegmentException || e instanceof EverettException || e instanceof CliException) {
             return e.getMessage();
+        }
+        if (e instanceof RocksDBException) {
+            return "RocksDB: " + e.getMessage();
         }
         if (e instanceof IOException) {
             return "I/O error: " + e;

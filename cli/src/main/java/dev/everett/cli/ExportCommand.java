@@ -28,6 +28,7 @@ final class ExportCommand extends StoreCommand {
         if (Files.exists(sst)) {
             throw new CliException(sst + ": already exists");
         }
+        OutputFile.check("--sst", sst);
         long records = 0;
         try (EverettDB d = openExisting(); EverettIterator it = d.newIterator();
              EnvOptions env = new EnvOptions(); Options options = new Options(); SstFileWriter writer = new SstFileWriter(env, options)) {

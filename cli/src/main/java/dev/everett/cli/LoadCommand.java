@@ -60,6 +60,8 @@ final class LoadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Policy policy = policy(spec, format, w, k, values.grammar());
+        OutputFile.checkInput("IN.jsonl", in);
+        OutputFile.check("OUT.kv", out);
         List<Entry> entries = read(policy.grammar());
         entries.sort((a, b) -> Arrays.compareUnsigned(a.key, b.key));
         for (int i = 1; i < entries.size(); i++) {

@@ -44,6 +44,7 @@ final class MergeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        OutputFile.check("--out", out);
         for (Path in : inputs) {
             if (Files.exists(out) && Files.isSameFile(in, out)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is also an input");
