@@ -113,12 +113,12 @@ final class IndexChain {
             return null;
         }
         if (!Files.exists(headFile)) {
-            throw new CliException(headFile + ": missing (the index chain " + dir + " is incomplete; rebuild it with: everett index " + d.path() + ")");
+            throw CliException.damage(headFile + ": missing (the index chain " + dir + " is incomplete; rebuild it with: everett index " + d.path() + ")");
         }
         List<String> lines = Files.readAllLines(headFile, StandardCharsets.UTF_8);
         Head head = parseHead(headFile, lines);
         if (head.headerCrc() != d.headerCrc() || head.nativeBytes() != d.fileBytes()) {
-            throw new CliException(dir + ": stale index chain, built for other bytes than " + d.path()
+            throw CliException.damage(dir + ": stale index chain, built for other bytes than " + d.path()
                     + " (rebuild it with: everett index " + d.path() + ")");
         }
         return head;
@@ -126,13 +126,13 @@ final class IndexChain {
 
     private static Head parseHead(Path file, List<String> lines) {
         if (lines.size() != 6 || !lines.get(0).equals(MAGIC_LINE) || !lines.get(5).startsWith("crc32c ")) {
-            throw new CliException(file + ": not an index chain HEAD (expected six lines, \"" + MAGIC_LINE + "\" first, \"crc32c\" last)");
+            throw CliException.damage(file + ": not an index chain HEAD (expected six lines, \"" + MAGIC_LINE + "\" first, \"crc32c\" last)");
         }
         CRC32C crc = new CRC32C();
         crc.update(String.join("\n", lines.subList(0, 5)).concat("\n").getBytes(StandardCharsets.UTF_8));
         String stored = lines.get(5).substring(7);
         if (!stored.equals(HEX.toHexDigits((int) crc.getValue()))) {
-            throw new CliException(file + ": HEAD checksum mismatch: stored " + stored + ", computed " + HEX.toHexDigits((int) crc.getValue()));
+            throw CliException.damage(file + ": HEAD checksum mismatch: stored " + stored + ", computed " + HEX.toHexDigits((int) crc.getValue()));
         }
         try {
             ObjectId nativeId = ObjectId.parse(field(lines.get(1), "native"));
@@ -144,7 +144,7 @@ final class IndexChain {
             long bytes = Long.parseLong(field(lines.get(4), "native-bytes"));
             return new Head(nativeId, new CatalogRef(ObjectId.parse(head[0]), ObjectId.parse(head[1])), headerCrc, bytes);
         } catch (IllegalArgumentException e) {
-            throw new CliException(file + ": malformed HEAD: " + e.getMessage());
+            throw CliException.damage(file + ": malformed HEAD: " + e.getMessage());
         }
     }
 

@@ -122,6 +122,6 @@ class StoreCommandsTest {
         assertEquals("everett scan: " + empty + ": not an Everett store (no STORE file)\n", r.err());
         Cli.Result v = Cli.run("verify", empty);
         assertEquals(1, v.exit());
-        assertTrue(v.out().contains(empty + ": CORRUPT: " + empty + ": not an Everett store"), v.toString());
+        assertTrue(v.out().contains(empty + ": ERROR: " + empty + ": not an Everett store"), v.toString());
     }
 }
