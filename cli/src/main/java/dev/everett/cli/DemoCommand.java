@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -66,14 +67,28 @@ final class DemoCommand implements Callable<Integer> {
         boolean terminal = System.console() != null && System.console().isTerminal();
         Policy policy = LoadCommand.policy(spec, format, Policy.DEFAULT_WIDTH, Policy.DEFAULT_WIDTH, dev.everett.api.ValueGrammar.OPTIONAL);
         Path chartFile = chart != null ? chart : report.toAbsolutePath().resolveSibling("demo-chart.png");
+        // Where the results go is checked before the run, not found wrong after it.
+        OutputFile.check("--report", report);
+        OutputFile.check("--chart", chartFile);
+        if (report.toAbsolutePath().normalize().equals(chartFile.toAbsolutePath().normalize())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--report and --chart name the same file " + report);
+        }
         boolean temporary = dir == null;
-        Path work = temporary ? Files.createTempDirectory("everett-demo-") : dir;
-        if (!temporary && Files.isDirectory(work)) {
-            try (Stream<Path> entries = Files.list(work)) {
+        if (!temporary && Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new CliException(dir + ": not a directory (--dir names where the two stores are written)");
+        }
+        if (!temporary && Files.isDirectory(dir)) {
+            try (Stream<Path> entries = Files.list(dir)) {
                 if (entries.findAny().isPresent()) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "--dir " + work + " must be empty or absent");
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--dir " + dir + " must be empty or absent");
                 }
             }
+        }
+        Path work = temporary ? Files.createTempDirectory("everett-demo-") : dir;
+        // Ctrl-C (or a kill) ends the JVM without the finally below: the temporary stores go with it.
+        Thread cleanup = temporary ? new Thread(() -> deleteQuietly(work), "everett-demo-cleanup") : null;
+        if (cleanup != null) {
+            Runtime.getRuntime().addShutdownHook(cleanup);
         }
         out.printf("Everett demo: %,d operations (%d%% inserts, %d%% skewed overwrites, %d%% deletes), Everett format %s, seed %d%n",
                 operations, Workload.INSERT_PERCENT, Workload.OVERWRITE_PERCENT, 100 - Workload.INSERT_PERCENT - Workload.OVERWRITE_PERCENT,
@@ -111,16 +126,52 @@ final class DemoCommand implements Callable<Integer> {
             result = new DemoResult(operations, seed, policy, workload.keysInserted(), sides[0], sides[1], check);
         } finally {
             if (temporary) {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
                 IndexChain.deleteTree(work);
             }
         }
         String table = result.table();
         out.print(table);
         out.println(result.checkLine());
-        Files.writeString(report, result.markdown(chartFile.getFileName().toString()));
-        DemoChart.write(result, chartFile);
+        writeResults(result, chartFile);
         out.println("report: " + report + ", chart: " + chartFile + (temporary ? "" : ", stores kept in " + work));
         return result.check.agree() ? 0 : Everett.FAILED;
+    }
+
+    /**
+     * Writes the report and the chart, each under a temporary name beside it and then renamed over
+     * it, so that a failure (a full disk) or an interrupt leaves the old files or the new ones,
+     * never a part of one; a failure names the file.
+     */
+    private void writeResults(DemoResult result, Path chartFile) throws IOException {
+        Path reportTmp = report.toAbsolutePath().resolveSibling("." + report.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+        Path chartTmp = chartFile.toAbsolutePath().resolveSibling("." + chartFile.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+        Path writing = report;
+        try {
+            Files.writeString(reportTmp, result.markdown(chartFile.getFileName().toString()));
+            writing = chartFile;
+            DemoChart.write(result, chartTmp);
+            writing = report;
+            Files.move(reportTmp, report, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            writing = chartFile;
+            Files.move(chartTmp, chartFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new CliException(writing + ": cannot write: " + Everett.describe(e), e);
+        } finally {
+            Files.deleteIfExists(reportTmp);
+            Files.deleteIfExists(chartTmp);
+        }
+    }
+
+    /** Deletes the demo's temporary directory at JVM exit; files still being written may need a second pass. */
+    private static void deleteQuietly(Path work) {
+        for (int attempt = 0; attempt < 5 && Files.exists(work); attempt++) {
+            try {
+                IndexChain.deleteTree(work);
+            } catch (IOException | RuntimeException e) {
+                // a store's thread may still be creating a file: try again
+            }
+        }
     }
 
     /** Applies the whole workload; returns the time spent in the store's calls. */

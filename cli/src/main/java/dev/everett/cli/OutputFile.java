@@ -12,10 +12,13 @@ final class OutputFile {
     private OutputFile() {
     }
 
-    /** Refuses {@code file} when it is a directory or its directory does not exist. */
+    /** Refuses {@code file} when it is a directory or a device, or its directory does not exist. */
     static void check(String label, Path file) {
         if (Files.isDirectory(file)) {
             throw new CliException(file + ": is a directory (" + label + " names the file to write)");
+        }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new CliException(file + ": not a regular file (" + label + " names the file to write)");
         }
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null && !Files.isDirectory(parent)) {
