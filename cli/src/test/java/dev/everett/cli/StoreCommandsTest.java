@@ -124,4 +124,29 @@ class StoreCommandsTest {
         assertEquals(1, v.exit());
         assertTrue(v.out().contains(empty + ": ERROR: " + empty + ": not an Everett store"), v.toString());
     }
+
+    @Test
+    void aStoreIsCreatedOnlyInANewOrEmptyDirectory() throws Exception {
+        Path notes = Files.createDirectories(dir.resolve("notes"));
+        Files.writeString(notes.resolve("readme.txt"), "mine");
+        Path db = dir.resolve("db");
+        assertEquals(0, Cli.run("put", db, "k", "v").exit());
+        Path sst = dir.resolve("x.sst");
+        assertEquals(0, Cli.run("export", db, "--sst", sst).exit());
+        for (Cli.Result r : new Cli.Result[] {Cli.run("put", notes, "k", "v"), Cli.run("import", "--rocksdb", sst, "--out", notes)}) {
+            assertEquals(1, r.exit(), r.toString());
+            assertTrue(r.err().contains(notes + ": not an Everett store and not empty"), r.toString());
+            assertEquals(1, r.err().lines().count(), r.toString());
+            try (Stream<Path> s = Files.list(notes)) {
+                assertEquals(java.util.List.of(notes.resolve("readme.txt")), s.toList(), "the directory is left as it was");
+            }
+        }
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        assertEquals(0, Cli.run("put", empty, "k", "v").exit(), "an empty directory takes a new store");
+        Path missing = dir.resolve("missing");
+        for (String command : new String[] {"scan", "stats", "compact"}) {
+            Cli.Result r = Cli.run(command, missing);
+            assertEquals("everett " + command + ": no such file: " + missing + "\n", r.err());
+        }
+    }
 }
