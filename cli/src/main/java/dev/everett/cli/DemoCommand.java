@@ -22,10 +22,10 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Runs one workload on EverettDB and on RocksDB and compares them.",
-            "About two million operations by default (inserts, skewed overwrites, deletes over structured keys);",
-            "flushes and compacts both, checks that their full contents and random gets agree, and prints bytes on disk,",
-            "write and compaction time and lookup and scan throughput with the ratios. Writes demo-report.md and a",
-            "PNG chart of the ratios. Exit code 1 if the two stores disagree."})
+            "About two million operations by default (inserts, skewed overwrites, deletes over structured keys); "
+                + "flushes and compacts both, checks that their full contents and random gets agree, and prints bytes "
+                + "on disk, write and compaction time and lookup and scan throughput with the ratios. Writes "
+                + "demo-report.md and a PNG chart of the ratios. Exit code 1 if the two stores disagree."})
 final class DemoCommand implements Callable<Integer> {
     /** Operations per timed batch: the workload is generated between batches, outside the timings. */
     private static final int BATCH = 8192;

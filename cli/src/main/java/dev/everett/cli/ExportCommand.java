@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
 /** {@code export}: a store's live records as one RocksDB SST file. */
 @Command(name = "export", mixinStandardHelpOptions = true,
         description = {"Writes a store's live records to an SST file.",
-            "Written with RocksDB's SstFileWriter (default options, bytewise order), so RocksDB can ingest it",
-            "with ingestExternalFile (or ldb ingest_extern_sst)."})
+            "Written with RocksDB's SstFileWriter (default options, bytewise order), so RocksDB can ingest it "
+                + "with ingestExternalFile (or ldb ingest_extern_sst)."})
 final class ExportCommand extends StoreCommand {
     @Option(names = "--sst", required = true, paramLabel = "OUT.sst", description = "The SST file to write (must not exist).")
     Path sst;

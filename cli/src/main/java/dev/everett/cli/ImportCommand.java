@@ -25,8 +25,9 @@ import picocli.CommandLine.Option;
 /** {@code import}: RocksDB data into an Everett store. */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Reads RocksDB data into an Everett store.",
-            "Either one RocksDB directory (opened read-only; its live records) or SST files (each file's live",
-            "records, in the order given: on equal keys the later file wins). The store is created if missing."})
+            "Either one RocksDB directory (opened read-only; its live records) or SST files (each file's live "
+                + "records, in the order given: on equal keys the later file wins). The store is created if DB does not "
+                + "exist or is an empty directory."})
 final class ImportCommand implements Callable<Integer> {
     private static final int BATCH = 1000;
 

@@ -25,8 +25,9 @@ import picocli.CommandLine.Parameters;
 /** {@code load}: a segment file and its index chain from JSON lines. */
 @Command(name = "load", mixinStandardHelpOptions = true,
         description = {"Writes a segment file and its index chain from JSON lines.",
-            "One {\"key\": HEX, \"value\": HEX} object a line, \"value\": null for a tombstone, in any key order;",
-            "duplicate keys are refused with their line numbers. The index chain is written beside OUT as OUT.chain/."})
+            "One {\"key\": HEX, \"value\": HEX} object a line, \"value\": null for a tombstone, in any key order; "
+                + "duplicate keys are refused with their line numbers. The index chain is written beside OUT as "
+                + "OUT.chain/."})
 final class LoadCommand implements Callable<Integer> {
     /** Native formats on the command line. */
     enum Format { kv02, kv03 }

@@ -24,8 +24,8 @@ import picocli.CommandLine.Parameters;
 /** {@code merge}: the native merger on segment files, newest wins. */
 @Command(name = "merge", mixinStandardHelpOptions = true,
         description = {"Merges segment files with the native merger, newest wins.",
-            "Inputs share one policy and come oldest first: on equal keys the later file wins.",
-            "Writes OUT's index chain beside it."})
+            "Inputs share one policy and come oldest first: on equal keys the later file wins. Writes OUT's index "
+                + "chain beside it."})
 final class MergeCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -21,9 +21,10 @@ import picocli.CommandLine.Parameters;
 /** {@code verify}: the full check of segment files and their index chains. */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = {"Checks segment files and stores in full.",
-            "Files: checksums, framing, key order, the Elias-Fano directory and each file's index chain.",
-            "Stores: opening (descriptor, logs), a walk of every live record both ways, and each segment file;",
-            "names every corrupt file and what is wrong. Exit code 1 if any is."})
+            "Files: checksums, framing, key order, the Elias-Fano directory and each file's index chain. Stores: "
+                + "opening (descriptor, logs), a walk of every live record both ways, and each segment file. One line "
+                + "per file: OK, CORRUPT (the file, offset and rule) or ERROR (the check could not be made, as for a "
+                + "missing file). Exit code 1 unless all are OK."})
 final class VerifyCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

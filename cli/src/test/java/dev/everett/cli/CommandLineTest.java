@@ -24,6 +24,24 @@ class CommandLineTest {
     }
 
     @Test
+    void helpTextsSayWhatTheCommandsTake() {
+        for (String name : new String[] {"inspect", "index"}) {
+            String help = Cli.run(name, "--help").out();
+            assertTrue(help.startsWith("Usage: everett " + name + " [-hV] [--values=raw|optional] FILE\n"), help);
+            assertTrue(!help.contains("DB"), name + " takes a segment file only:\n" + help);
+        }
+        // A description is wrapped as paragraphs: no line of it breaks off after a comma or semicolon.
+        CommandLine root = new CommandLine(new Everett());
+        for (String name : root.getSubcommands().keySet()) {
+            String help = Cli.run(name, "--help").out();
+            String description = help.substring(0, help.indexOf("\n  "));
+            for (String line : description.lines().toList()) {
+                assertTrue(!line.endsWith(";") && !line.endsWith(","), name + ": a line broken mid-sentence: \"" + line + "\"\n" + help);
+            }
+        }
+    }
+
+    @Test
     void usageErrorsExitTwo() {
         Cli.Result unknown = Cli.run("frobnicate");
         assertEquals(2, unknown.exit(), unknown.toString());
