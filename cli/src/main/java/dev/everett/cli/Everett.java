@@ -42,23 +42,21 @@ public final class Everett implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
+    @CommandLine.Option(names = "--debug", scope = CommandLine.ScopeType.INHERIT,
+            description = "Print the stack trace after a failure's one-line message.")
+    boolean debug;
+
     public static void main(String[] args) {
         System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
     }
 
     /** Runs one command line, writing to the given streams; returns the exit code. */
     static int run(String[] args, PrintWriter out, PrintWriter err) {
-        CommandLine cl = new CommandLine(new Everett());
+        Everett everett = new Everett();
+        CommandLine cl = new CommandLine(everett);
         cl.setOut(out);
         cl.setErr(err);
-        cl.setExecutionExceptionHandler((e, command, parse) -> {
-            command.getErr().println("everett " + command.getCommandName() + ": " + describe(e));
-            if (Boolean.getBoolean("everett.debug")) {
-                e.printStackTrace(command.getErr());
-            }
-            command.getErr().flush();
-            return FAILED;
-        });
+        cl.setExecutionExceptionHandler((e, command, parse) -> failed(everett, command.getCommandSpec().qualifiedName(), describe(e), e, err));
         // A usage error is one line naming the command and the argument, with where to find the
         // usage, rather than the whole help text (which --help prints).
         cl.setParameterExceptionHandler((e, arguments) -> {
@@ -69,10 +67,31 @@ public final class Everett implements Runnable {
         });
         try {
             return cl.execute(args);
+        } catch (Error e) {
+            // The JVM's errors pass through picocli: they too get one line (and the trace on --debug).
+            CommandLine.ParseResult parsed = cl.getParseResult();
+            while (parsed != null && parsed.subcommand() != null) {
+                parsed = parsed.subcommand();
+            }
+            String command = parsed == null ? "everett" : parsed.commandSpec().qualifiedName();
+            String message = e instanceof OutOfMemoryError
+                    ? "out of memory (" + e.getMessage() + "): give the JVM a larger heap, e.g. JAVA_TOOL_OPTIONS=-Xmx8g"
+                    : "internal error: " + e + (everett.debug ? "" : " (--debug prints the stack trace)");
+            return failed(everett, command, message, e, err);
         } finally {
             out.flush();
             err.flush();
         }
+    }
+
+    /** Prints a failure's line (and on --debug its stack trace); returns the exit code. */
+    private static int failed(Everett everett, String command, String message, Throwable e, PrintWriter err) {
+        err.println(command + ": " + message);
+        if (everett.debug || Boolean.getBoolean("everett.debug")) {
+            e.printStackTrace(err);
+        }
+        err.flush();
+        return FAILED;
     }
 
     /** One line saying what went wrong; Everett's exceptions already name the file, offset and rule. */

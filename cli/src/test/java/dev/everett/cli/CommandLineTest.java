@@ -27,7 +27,7 @@ class CommandLineTest {
     void helpTextsSayWhatTheCommandsTake() {
         for (String name : new String[] {"inspect", "index"}) {
             String help = Cli.run(name, "--help").out();
-            assertTrue(help.startsWith("Usage: everett " + name + " [-hV] [--values=raw|optional] FILE\n"), help);
+            assertTrue(help.startsWith("Usage: everett " + name + " [-hV] [--debug] [--values=raw|optional] FILE\n"), help);
             assertTrue(!help.contains("DB"), name + " takes a segment file only:\n" + help);
         }
         // A description is wrapped as paragraphs: no line of it breaks off after a comma or semicolon.
@@ -84,6 +84,32 @@ class CommandLineTest {
         Cli.Result r = Cli.run("inspect", "/nonexistent/file.kv");
         assertEquals(1, r.exit(), r.toString());
         assertEquals("everett inspect: no such file: /nonexistent/file.kv\n", r.err());
+    }
+
+    @Test
+    void debugAddsTheStackTrace() {
+        for (Cli.Result r : new Cli.Result[] {Cli.run("--debug", "inspect", "/nonexistent/file.kv"), Cli.run("inspect", "--debug", "/nonexistent/file.kv")}) {
+            assertEquals(1, r.exit(), r.toString());
+            assertTrue(r.err().startsWith("everett inspect: no such file: /nonexistent/file.kv\n"), r.toString());
+            assertTrue(r.err().contains("NoSuchFileException") && r.err().contains("\tat "), r.toString());
+        }
+    }
+
+    @Test
+    void anErrorOfTheJvmIsOneLineToo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path in = dir.resolve("big.jsonl");
+        // One line of 12 MB: reading it needs more than the 16 MB heap given below.
+        java.nio.file.Files.writeString(in, "{\"key\":\"" + "ab".repeat(6 << 20) + "\",\"value\":\"00\"}\n");
+        Process p = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx16m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                Everett.class.getName(), "load", "--format", "kv02", in.toString(), dir.resolve("big.kv").toString())
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(1, p.exitValue(), output);
+        assertTrue(output.startsWith("everett load: out of memory"), output);
+        assertEquals(1, output.lines().count(), output);
+        assertTrue(!java.nio.file.Files.exists(dir.resolve("big.kv")), output);
     }
 
     @Test
