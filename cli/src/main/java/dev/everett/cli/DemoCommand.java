@@ -86,10 +86,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         Path work = temporary ? Files.createTempDirectory("everett-demo-") : dir;
         // Ctrl-C (or a kill) ends the JVM without the finally below: the temporary stores go with it.
-        Thread cleanup = temporary ? new Thread(() -> deleteQuietly(work), "everett-demo-cleanup") : null;
-        if (cleanup != null) {
-            Runtime.getRuntime().addShutdownHook(cleanup);
-        }
+        ExitCleanup cleanup = temporary ? new ExitCleanup(work) : null;
         out.printf("Everett demo: %,d operations (%d%% inserts, %d%% skewed overwrites, %d%% deletes), Everett format %s, seed %d%n",
                 operations, Workload.INSERT_PERCENT, Workload.OVERWRITE_PERCENT, 100 - Workload.INSERT_PERCENT - Workload.OVERWRITE_PERCENT,
                 policy.format(), seed);
@@ -126,8 +123,8 @@ final class DemoCommand implements Callable<Integer> {
             result = new DemoResult(operations, seed, policy, workload.keysInserted(), sides[0], sides[1], check);
         } finally {
             if (temporary) {
-                Runtime.getRuntime().removeShutdownHook(cleanup);
                 IndexChain.deleteTree(work);
+                cleanup.close();
             }
         }
         String table = result.table();
@@ -160,17 +157,6 @@ final class DemoCommand implements Callable<Integer> {
         } finally {
             Files.deleteIfExists(reportTmp);
             Files.deleteIfExists(chartTmp);
-        }
-    }
-
-    /** Deletes the demo's temporary directory at JVM exit; files still being written may need a second pass. */
-    private static void deleteQuietly(Path work) {
-        for (int attempt = 0; attempt < 5 && Files.exists(work); attempt++) {
-            try {
-                IndexChain.deleteTree(work);
-            } catch (IOException | RuntimeException e) {
-                // a store's thread may still be creating a file: try again
-            }
         }
     }
 

@@ -73,7 +73,7 @@ final class IndexChain {
         Path dir = dirFor(file);
         Path tmp = file.resolveSibling(file.getFileName() + SUFFIX + ".tmp-" + Long.toHexString(System.nanoTime()));
         Head head;
-        try {
+        try (ExitCleanup cleanup = new ExitCleanup(tmp)) {
             try (ObjectStore store = engine.openObjectStore(tmp, policy)) {
                 ObjectId id = ObjectId.random();
                 Path inStore = store.nativePath(id);
@@ -83,6 +83,7 @@ final class IndexChain {
                     Files.copy(file, inStore);
                     forceFile(inStore);
                 }
+                pauseForTests();
                 IndexedSegment segment = store.indexSegment(id);
                 head = new Head(id, segment.head(), d.headerCrc(), d.fileBytes());
             }
@@ -103,6 +104,21 @@ final class IndexChain {
             throw e;
         }
         return head;
+    }
+
+    /**
+     * A test seam: {@code -Deverett.test.chain-pause-ms=N} holds a build for N ms with its
+     * temporary directory in place, so that a test can interrupt it there.
+     */
+    private static void pauseForTests() {
+        long millis = Long.getLong("everett.test.chain-pause-ms", 0);
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /** The chain's {@code HEAD}, checked against the file it must index; null if there is no chain. */
