@@ -149,4 +149,24 @@ class StoreCommandsTest {
             assertEquals("everett " + command + ": no such file: " + missing + "\n", r.err());
         }
     }
+
+    @Test
+    void anOptionThatDoesNotApplyToTheTargetIsRefusedNotIgnored() throws Exception {
+        Path db = dir.resolve("db");
+        assertEquals(0, Cli.run("put", db, "k", "v").exit());
+        Path in = Files.writeString(dir.resolve("in.jsonl"), "{\"key\":\"6b\",\"value\":\"76\"}\n");
+        Path kv = dir.resolve("a.kv");
+        assertEquals(0, Cli.run("load", "--format", "kv02", in, kv).exit());
+        Object[][] cases = {
+            {"dump", "--format", "kv03", kv}, {"get", "--w", "7", kv, "k"}, {"dump", "--k", "7", kv},
+            {"get", "--values", "raw", db, "k"}, {"dump", "--values", "optional", db},
+        };
+        for (Object[] c : cases) {
+            Cli.Result r = Cli.run(c);
+            assertEquals(2, r.exit(), r.toString());
+            assertTrue(r.err().startsWith("everett " + c[0] + ": " + c[1] + " "), r.toString());
+            assertTrue(r.err().contains(c[3].toString()), r.toString());
+            assertEquals("", r.out());
+        }
+    }
 }
