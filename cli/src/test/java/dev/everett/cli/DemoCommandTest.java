@@ -107,6 +107,8 @@ class DemoCommandTest {
         Cli.Result r = Cli.run("demo", "--ops", "3000", "--gets", "100", "--lookups", "100", "--report", report);
         assertEquals(0, r.exit(), r.toString());
         assertTrue(Files.readString(report).startsWith("# Everett demo report"));
+        assertTrue(Files.readString(report).contains("Run it again with `./everett demo --ops 3000 --seed 20261203 --format kv02 --gets 100 --lookups 100`"),
+                "the command that repeats the run, every option that shapes it included:\n" + Files.readString(report));
         try (var files = Files.list(dir)) {
             assertEquals(java.util.List.of("demo-chart.png", "r.md"), files.map(p -> p.getFileName().toString()).sorted().toList(),
                     "no temporary report or chart left beside them");
