@@ -9,6 +9,11 @@ import dev.everett.api.ValueGrammar;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -96,6 +101,30 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     private List<Entry> read(ValueGrammar grammar) throws IOException {
+        try {
+            return readLines(grammar);
+        } catch (CharacterCodingException e) {
+            throw notText();
+        }
+    }
+
+    /** Where the input first breaks UTF-8 (the reader decodes ahead, so its line count is not the place). */
+    private CliException notText() throws IOException {
+        byte[] bytes = Files.readAllBytes(in);
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        CoderResult result = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(buffer, CharBuffer.allocate(bytes.length), true);
+        int offset = result.isError() ? buffer.position() : bytes.length;
+        long line = 1;
+        for (int i = 0; i < offset; i++) {
+            if (bytes[i] == '\n') {
+                line++;
+            }
+        }
+        return new CliException(in + ":" + line + ": not UTF-8 text at byte offset " + offset + " (JSON lines are text)");
+    }
+
+    private List<Entry> readLines(ValueGrammar grammar) throws IOException {
         List<Entry> entries = new ArrayList<>();
         try (BufferedReader r = Files.newBufferedReader(in, StandardCharsets.UTF_8)) {
             String line;

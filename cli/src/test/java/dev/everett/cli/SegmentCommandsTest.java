@@ -127,6 +127,11 @@ class SegmentCommandsTest {
         Cli.Result raw = Cli.run("load", "--format", "kv02", "--values", "raw", jsonl("raw.jsonl", "{\"key\":\"61\",\"value\":null}"), out);
         assertEquals(1, raw.exit());
         assertTrue(raw.err().contains("raw.jsonl:1: a tombstone"), raw.toString());
+        Path binary = dir.resolve("binary.jsonl");
+        Files.write(binary, new byte[] {'{', '}', '\n', '{', '"', (byte) 0xFF, (byte) 0xFE, '"', '\n'});
+        Cli.Result notText = Cli.run("load", "--format", "kv02", binary, out);
+        assertEquals(1, notText.exit());
+        assertEquals("everett load: " + binary + ":2: not UTF-8 text at byte offset 5 (JSON lines are text)\n", notText.err());
         assertFalse(Files.exists(out), "nothing is written from bad input");
     }
 
