@@ -2,7 +2,11 @@ package dev.everett.cli;
 
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.EverettException;
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
@@ -36,6 +40,9 @@ public final class Everett implements Runnable {
     /** Exit code of a command that failed. */
     static final int FAILED = 1;
 
+    /** Exit code when standard output was closed by its reader, as for a process that SIGPIPE ended. */
+    static final int OUTPUT_CLOSED = 141;
+
     /** Exit code of a usage error. */
     static final int USAGE = 2;
 
@@ -47,7 +54,19 @@ public final class Everett implements Runnable {
     boolean debug;
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        // Standard output is buffered (flushed at the end): a dump of millions of records is not a
+        // write call per line. Standard error, for messages and progress, is flushed at each line,
+        // after standard output, so that the two keep their order on a terminal.
+        PrintWriter stdout = new PrintWriter(new BufferedWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out),
+                System.out.charset()), 1 << 16));
+        PrintWriter err = new PrintWriter(System.err, true) {
+            @Override
+            public void write(String s, int off, int len) {
+                stdout.flush();
+                super.write(s, off, len);
+            }
+        };
+        System.exit(run(args, stdout, err));
     }
 
     /** Runs one command line, writing to the given streams; returns the exit code. */
@@ -56,7 +75,8 @@ public final class Everett implements Runnable {
         CommandLine cl = new CommandLine(everett);
         cl.setOut(out);
         cl.setErr(err);
-        cl.setExecutionExceptionHandler((e, command, parse) -> failed(everett, command.getCommandSpec().qualifiedName(), describe(e), e, err));
+        cl.setExecutionExceptionHandler((e, command, parse) -> e instanceof OutputStyle.OutputClosed ? OUTPUT_CLOSED
+                : failed(everett, command.getCommandSpec().qualifiedName(), describe(e), e, err));
         // A usage error is one line naming the command and the argument, with where to find the
         // usage, rather than the whole help text (which --help prints).
         cl.setParameterExceptionHandler((e, arguments) -> {

@@ -170,4 +170,50 @@ class SegmentCommandsTest {
             return s.filter(p -> p.getFileName().toString().contains(".chain.tmp-")).toList();
         }
     }
+
+    @Test
+    void aDumpStopsWhenItsReaderHasGone() throws IOException {
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            lines.append(String.format("{\"key\":\"%08x\",\"value\":\"00\"}%n", i));
+        }
+        Path kv = dir.resolve("many.kv");
+        assertEquals(0, Cli.run("load", "--format", "kv02", Files.writeString(dir.resolve("many.jsonl"), lines), kv).exit());
+        Path db = dir.resolve("db");
+        try (dev.everett.store.EverettDB store = dev.everett.store.EverettDB.open(db)) {
+            for (int i = 0; i < 20_000; i++) {
+                store.put(String.format("%08x", i).getBytes(), new byte[] {0});
+            }
+        }
+        for (String[] args : new String[][] {{"dump", kv.toString()}, {"scan", db.toString()}}) {
+            // A reader that takes 100 characters and then closes the pipe, as `| head -1` does.
+            long[] attempts = new long[1];
+            java.io.Writer pipe = new java.io.Writer() {
+                long taken;
+
+                @Override
+                public void write(char[] c, int off, int len) throws IOException {
+                    attempts[0]++;
+                    taken += len;
+                    if (taken > 100) {
+                        throw new IOException("Broken pipe");
+                    }
+                }
+
+                @Override
+                public void flush() {
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            java.io.StringWriter err = new java.io.StringWriter();
+            int exit = Everett.run(args, new java.io.PrintWriter(pipe), new java.io.PrintWriter(err, true));
+            assertEquals(141, exit, args[0] + ": " + err);
+            assertEquals("", err.toString(), "no message for a closed pipe");
+            assertTrue(attempts[0] < 20_000, args[0] + " stopped early, not after writing every record: " + attempts[0] + " writes");
+        }
+    }
+
 }
