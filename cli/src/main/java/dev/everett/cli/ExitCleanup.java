@@ -26,6 +26,22 @@ final class ExitCleanup implements AutoCloseable {
         }
     }
 
+    /**
+     * A test seam: {@code -Deverett.test.pause-ms=N} holds a command for N ms with its temporary
+     * path in place (an index chain being built, an SST being exported), so that a test can
+     * interrupt it there.
+     */
+    static void pauseForTests() {
+        long millis = Long.getLong("everett.test.pause-ms", 0);
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
     /** Deletes {@code path}'s tree; the command may still be creating files in it, so a few passes. */
     private static void deleteQuietly(Path path) {
         for (int attempt = 0; attempt < 5 && Files.exists(path); attempt++) {

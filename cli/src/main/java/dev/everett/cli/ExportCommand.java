@@ -36,16 +36,20 @@ final class ExportCommand extends StoreCommand {
             if (!it.isValid()) {
                 throw new CliException(db + ": the store has no live records, and an SST file cannot be empty");
             }
-            writer.open(sst.toString());
-            try {
+            // Written under a temporary name and given its own only when whole: a failure or an
+            // interrupt leaves no partial SST (which ingest would refuse, and a rerun would not overwrite).
+            Path tmp = sst.toAbsolutePath().resolveSibling("." + sst.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+            try (ExitCleanup cleanup = new ExitCleanup(tmp)) {
+                writer.open(tmp.toString());
+                ExitCleanup.pauseForTests();
                 for (; it.isValid(); it.next()) {
                     writer.put(it.key(), it.value());
                     records++;
                 }
                 writer.finish();
-            } catch (RocksDBException | RuntimeException e) {
-                Files.deleteIfExists(sst); // no partial SST is left behind
-                throw e;
+                Files.move(tmp, sst); // refuses a file created there since the check above
+            } finally {
+                Files.deleteIfExists(tmp);
             }
         }
         out().printf("exported %d records from %s to %s (%d bytes)%n", records, db, sst, sst.toFile().length());

@@ -83,7 +83,7 @@ final class IndexChain {
                     Files.copy(file, inStore);
                     forceFile(inStore);
                 }
-                pauseForTests();
+                ExitCleanup.pauseForTests();
                 IndexedSegment segment = store.indexSegment(id);
                 head = new Head(id, segment.head(), d.headerCrc(), d.fileBytes());
             }
@@ -104,21 +104,6 @@ final class IndexChain {
             throw e;
         }
         return head;
-    }
-
-    /**
-     * A test seam: {@code -Deverett.test.chain-pause-ms=N} holds a build for N ms with its
-     * temporary directory in place, so that a test can interrupt it there.
-     */
-    private static void pauseForTests() {
-        long millis = Long.getLong("everett.test.chain-pause-ms", 0);
-        if (millis > 0) {
-            try {
-                Thread.sleep(millis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     /** The chain's {@code HEAD}, checked against the file it must index; null if there is no chain. */

@@ -148,7 +148,7 @@ class SegmentCommandsTest {
     void anInterruptedLoadLeavesNoTemporaryChain() throws Exception {
         Path in = jsonl("one.jsonl", "{\"key\":\"61\",\"value\":\"31\"}");
         Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Deverett.test.chain-pause-ms=60000", "-cp", System.getProperty("java.class.path"), Everett.class.getName(),
+                "--enable-native-access=ALL-UNNAMED", "-Deverett.test.pause-ms=60000", "-cp", System.getProperty("java.class.path"), Everett.class.getName(),
                 "load", "--format", "kv02", in.toString(), dir.resolve("many.kv").toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         try {
