@@ -64,6 +64,17 @@ final class StoreAccess {
         if (isStore(dir)) {
             return openExisting(spec, dir);
         }
+        refuseNonEmpty(dir);
+        return create(spec, dir);
+    }
+
+    /** Creates a store in {@code dir} under the command line's policy. */
+    EverettDB create(CommandLine.Model.CommandSpec spec, Path dir) {
+        return EverettDB.open(dir, new DBOptions().setPolicy(policy(spec)));
+    }
+
+    /** Refuses a directory that holds files but no store: a store is created only in a new or empty one. */
+    static void refuseNonEmpty(Path dir) {
         if (Files.isDirectory(dir)) {
             try (Stream<Path> entries = Files.list(dir)) {
                 if (entries.findAny().isPresent()) {
@@ -73,7 +84,6 @@ final class StoreAccess {
                 throw new UncheckedIOException(e);
             }
         }
-        return EverettDB.open(dir, new DBOptions().setPolicy(policy(spec)));
     }
 
     /** The policy the command line names (KV02 with W = K = 15 by default). */
