@@ -118,22 +118,8 @@ class DemoCommandTest {
     @Test
     void anInterruptedDemoDeletesItsTemporaryStores() throws Exception {
         Path tmp = Files.createDirectories(dir.resolve("tmp"));
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Djava.io.tmpdir=" + tmp, "-Djava.awt.headless=true",
-                "-cp", System.getProperty("java.class.path"), Everett.class.getName(),
-                "demo", "--ops", "5000000", "--report", dir.resolve("r.md").toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (stores(tmp) == 0 && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            assertTrue(stores(tmp) > 0, "the demo started writing its stores");
-            new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start().waitFor();
-            assertTrue(child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "the demo stops on SIGINT");
-        } finally {
-            child.destroyForcibly();
-        }
+        ChildCli.interruptWhen(() -> stores(tmp) > 0, () -> { }, java.util.List.of("-Djava.io.tmpdir=" + tmp),
+                "demo", "--ops", "5000000", "--report", dir.resolve("r.md"));
         try (var left = Files.list(tmp)) {
             assertEquals(java.util.List.of(), left.toList(), "the temporary stores are deleted");
         }

@@ -107,34 +107,17 @@ class ImportFailureTest {
     void anInterruptedImportLeavesNoStore() throws Exception {
         Path good = sst("good.sst", new byte[] {1}, new byte[] {2});
         Path out = dir.resolve("store");
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Deverett.test.pause-ms=60000", "-cp", System.getProperty("java.class.path"),
-                Everett.class.getName(), "import", "--rocksdb", good.toString(), "--out", out.toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (temporaries().isEmpty() && child.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            assertEquals(1, temporaries().size(), "a new store is built under a temporary name");
+        ChildCli.interruptWhen(() -> !ChildCli.temporaries(dir).isEmpty(), () -> {
+            assertEquals(1, ChildCli.temporaries(dir).size(), "a new store is built under a temporary name");
             assertFalse(Files.exists(out), "the store's own name appears only when the import is whole");
-            new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start().waitFor();
-            assertTrue(child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
-        } finally {
-            child.destroyForcibly();
-        }
-        assertEquals(java.util.List.of(), temporaries(), "an interrupt deletes the store being built");
+        }, java.util.List.of("-Deverett.test.pause-ms=60000"),
+                "import", "--rocksdb", good, "--out", out);
+        assertEquals(java.util.List.of(), ChildCli.temporaries(dir), "an interrupt deletes the store being built");
         assertFalse(Files.exists(out));
         Files.createDirectories(out);
         Cli.Result r = Cli.run("import", "--rocksdb", good, "--out", out);
         assertEquals(0, r.exit(), r.toString());
         assertEquals("0x01 ==> 0x01\n0x02 ==> 0x02\n", Cli.run("scan", out).out(), "an empty directory is filled by the rename");
-        assertEquals(java.util.List.of(), temporaries());
-    }
-
-    private java.util.List<Path> temporaries() throws java.io.IOException {
-        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().contains(".tmp-")).toList();
-        }
+        assertEquals(java.util.List.of(), ChildCli.temporaries(dir));
     }
 }

@@ -74,31 +74,14 @@ class OutputPathsTest {
         Path db = dir.resolve("db");
         assertEquals(0, Cli.run("put", db, "k", "v").exit());
         Path sst = dir.resolve("out.sst");
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Deverett.test.pause-ms=60000", "-cp", System.getProperty("java.class.path"),
-                Everett.class.getName(), "export", db.toString(), "--sst", sst.toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (temporaries().isEmpty() && child.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            assertEquals(1, temporaries().size(), "the export writes under a temporary name");
+        ChildCli.interruptWhen(() -> !ChildCli.temporaries(dir).isEmpty(), () -> {
+            assertEquals(1, ChildCli.temporaries(dir).size(), "the export writes under a temporary name");
             assertTrue(!Files.exists(sst), "the SST's own name appears only when it is whole");
-            new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start().waitFor();
-            assertTrue(child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
-        } finally {
-            child.destroyForcibly();
-        }
-        assertEquals(List.of(), temporaries(), "an interrupt deletes the partial SST");
+        }, List.of("-Deverett.test.pause-ms=60000"),
+                "export", db, "--sst", sst);
+        assertEquals(List.of(), ChildCli.temporaries(dir), "an interrupt deletes the partial SST");
         assertTrue(!Files.exists(sst));
         assertEquals(0, Cli.run("export", db, "--sst", sst).exit(), "and the export can simply be run again");
-        assertEquals(List.of(), temporaries());
-    }
-
-    private List<Path> temporaries() throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().contains(".tmp-")).toList();
-        }
+        assertEquals(List.of(), ChildCli.temporaries(dir));
     }
 }

@@ -147,28 +147,13 @@ class SegmentCommandsTest {
     @Test
     void anInterruptedLoadLeavesNoTemporaryChain() throws Exception {
         Path in = jsonl("one.jsonl", "{\"key\":\"61\",\"value\":\"31\"}");
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Deverett.test.pause-ms=60000", "-cp", System.getProperty("java.class.path"), Everett.class.getName(),
-                "load", "--format", "kv02", in.toString(), dir.resolve("many.kv").toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        try {
-            long deadline = System.nanoTime() + 30_000_000_000L;
-            while (temporaries().isEmpty() && child.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(5);
-            }
-            assertFalse(temporaries().isEmpty(), "the load reached its index chain");
-            new ProcessBuilder("kill", "-INT", Long.toString(child.pid())).start().waitFor();
-            assertTrue(child.waitFor(30, java.util.concurrent.TimeUnit.SECONDS));
-        } finally {
-            child.destroyForcibly();
-        }
-        assertEquals(java.util.List.of(), temporaries(), "an interrupt deletes the chain being built");
+        ChildCli.interruptWhen(() -> !chainTemporaries().isEmpty(), () -> { }, java.util.List.of("-Deverett.test.pause-ms=60000"),
+                "load", "--format", "kv02", in, dir.resolve("many.kv"));
+        assertEquals(java.util.List.of(), chainTemporaries(), "an interrupt deletes the chain being built");
     }
 
-    private java.util.List<Path> temporaries() throws IOException {
-        try (java.util.stream.Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().contains(".chain.tmp-")).toList();
-        }
+    private java.util.List<Path> chainTemporaries() throws IOException {
+        return ChildCli.temporaries(dir).stream().filter(p -> p.getFileName().toString().contains(".chain.tmp-")).toList();
     }
 
     @Test
@@ -215,5 +200,4 @@ class SegmentCommandsTest {
             assertTrue(attempts[0] < 20_000, args[0] + " stopped early, not after writing every record: " + attempts[0] + " writes");
         }
     }
-
 }
