@@ -86,7 +86,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         Path work = temporary ? Files.createTempDirectory("everett-demo-") : dir;
         // Ctrl-C (or a kill) ends the JVM without the finally below: the temporary stores go with it.
-        ExitCleanup cleanup = temporary ? new ExitCleanup(work) : null;
+        ExitCleanup cleanup = temporary ? ExitCleanup.of(work) : null;
         out.printf("Everett demo: %,d operations (%d%% inserts, %d%% skewed overwrites, %d%% deletes), Everett format %s, seed %d%n",
                 operations, Workload.INSERT_PERCENT, Workload.OVERWRITE_PERCENT, 100 - Workload.INSERT_PERCENT - Workload.OVERWRITE_PERCENT,
                 policy.format(), seed);

@@ -1,8 +1,10 @@
 package dev.everett.cli;
 
+import dev.everett.api.TemporaryFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
  * Deletes a temporary file or directory tree if the JVM exits while it is in use (Ctrl-C, a
@@ -12,9 +14,32 @@ import java.nio.file.Path;
 final class ExitCleanup implements AutoCloseable {
     private final Thread hook;
 
-    ExitCleanup(Path path) {
-        this.hook = new Thread(() -> deleteQuietly(path), "everett-cleanup " + path.getFileName());
+    private ExitCleanup(Runnable cleanup) {
+        this.hook = new Thread(cleanup, "everett-cleanup");
         Runtime.getRuntime().addShutdownHook(hook);
+    }
+
+    /** Deletes {@code path} (a file or a directory tree) if the JVM exits before this is closed. */
+    static ExitCleanup of(Path path) {
+        return new ExitCleanup(() -> deleteQuietly(path));
+    }
+
+    /**
+     * Deletes the temporary files a segment writer keeps beside {@code target} until it publishes
+     * ({@link TemporaryFiles}: {@code .<name>.tmp-<hex>}) if the JVM exits before this is closed.
+     */
+    static ExitCleanup temporariesBeside(Path target) {
+        Path dir = target.toAbsolutePath().getParent();
+        String prefix = "." + target.getFileName() + ".tmp-";
+        return new ExitCleanup(() -> {
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path p : files.filter(p -> p.getFileName().toString().startsWith(prefix) && TemporaryFiles.isTemporary(p)).toList()) {
+                    deleteQuietly(p);
+                }
+            } catch (IOException | RuntimeException e) {
+                // nothing to clean, or the directory is gone
+            }
+        });
     }
 
     @Override

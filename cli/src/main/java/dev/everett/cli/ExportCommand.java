@@ -39,7 +39,7 @@ final class ExportCommand extends StoreCommand {
             // Written under a temporary name and given its own only when whole: a failure or an
             // interrupt leaves no partial SST (which ingest would refuse, and a rerun would not overwrite).
             Path tmp = sst.toAbsolutePath().resolveSibling("." + sst.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
-            try (ExitCleanup cleanup = new ExitCleanup(tmp)) {
+            try (ExitCleanup cleanup = ExitCleanup.of(tmp)) {
                 writer.open(tmp.toString());
                 ExitCleanup.pauseForTests();
                 for (; it.isValid(); it.next()) {

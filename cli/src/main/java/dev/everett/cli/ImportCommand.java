@@ -78,7 +78,7 @@ final class ImportCommand implements Callable<Integer> {
                 }
                 building = out.toAbsolutePath().resolveSibling("." + out.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
             }
-            try (ExitCleanup cleanup = create ? new ExitCleanup(building) : null) {
+            try (ExitCleanup cleanup = create ? ExitCleanup.of(building) : null) {
                 try (EverettDB db = create ? access.create(spec, building) : access.openExisting(spec, out); Batches batches = new Batches(db)) {
                     ExitCleanup.pauseForTests();
                     records = copy(rocks, readers, batches);

@@ -73,7 +73,7 @@ final class IndexChain {
         Path dir = dirFor(file);
         Path tmp = file.resolveSibling(file.getFileName() + SUFFIX + ".tmp-" + Long.toHexString(System.nanoTime()));
         Head head;
-        try (ExitCleanup cleanup = new ExitCleanup(tmp)) {
+        try (ExitCleanup cleanup = ExitCleanup.of(tmp)) {
             try (ObjectStore store = engine.openObjectStore(tmp, policy)) {
                 ObjectId id = ObjectId.random();
                 Path inStore = store.nativePath(id);

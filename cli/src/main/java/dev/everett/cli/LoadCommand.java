@@ -81,7 +81,8 @@ final class LoadCommand implements Callable<Integer> {
         SegmentEngine engine = SegmentEngine.load();
         long tombstones = 0;
         SegmentInfo info;
-        try (SegmentWriter writer = engine.newWriter(out, policy, CommonWidthRule.policy())) {
+        try (ExitCleanup cleanup = ExitCleanup.temporariesBeside(out);
+             SegmentWriter writer = engine.newWriter(out, policy, CommonWidthRule.policy())) {
             for (Entry e : entries) {
                 if (e.value == null) {
                     writer.delete(e.key);

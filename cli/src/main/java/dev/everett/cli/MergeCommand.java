@@ -64,7 +64,8 @@ final class MergeCommand implements Callable<Integer> {
                 readers.add(engine.open(in, p, OpenMode.TYPED));
             }
             SegmentInfo info;
-            try (MergeJob job = MergeEngine.load().merge(readers).into(out)
+            try (ExitCleanup cleanup = ExitCleanup.temporariesBeside(out);
+                 MergeJob job = MergeEngine.load().merge(readers).into(out)
                     .tombstones(dropTombstones ? TombstonePolicy.DROP : TombstonePolicy.KEEP).start()) {
                 while (!job.done()) {
                     job.step(1 << 16);
