@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
@@ -21,10 +22,10 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "demo", mixinStandardHelpOptions = true,
         description = {"Runs one workload on EverettDB and on RocksDB and compares them.",
-            "About two million operations by default (inserts, skewed overwrites, deletes over structured keys);",
-            "flushes and compacts both, checks that their full contents and random gets agree, and prints bytes on disk,",
-            "write and compaction time and lookup and scan throughput with the ratios. Writes demo-report.md and a",
-            "PNG chart of the ratios. Exit code 1 if the two stores disagree."})
+            "About two million operations by default (inserts, skewed overwrites, deletes over structured keys); "
+                + "flushes and compacts both, checks that their full contents and random gets agree, and prints bytes "
+                + "on disk, write and compaction time and lookup and scan throughput with the ratios. Writes "
+                + "demo-report.md and a PNG chart of the ratios. Exit code 1 if the two stores disagree."})
 final class DemoCommand implements Callable<Integer> {
     /** Operations per timed batch: the workload is generated between batches, outside the timings. */
     private static final int BATCH = 8192;
@@ -65,16 +66,27 @@ final class DemoCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         boolean terminal = System.console() != null && System.console().isTerminal();
         Policy policy = LoadCommand.policy(spec, format, Policy.DEFAULT_WIDTH, Policy.DEFAULT_WIDTH, dev.everett.api.ValueGrammar.OPTIONAL);
-        Path chartFile = chart != null ? chart : report.resolveSibling("demo-chart.png");   // named as the report is
+        Path chartFile = chart != null ? chart : report.resolveSibling("demo-chart.png");
+        // Where the results go is checked before the run, not found wrong after it.
+        OutputFile.check("--report", report);
+        OutputFile.check("--chart", chartFile);
+        if (report.toAbsolutePath().normalize().equals(chartFile.toAbsolutePath().normalize())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--report and --chart name the same file " + report);
+        }
         boolean temporary = dir == null;
-        Path work = temporary ? Files.createTempDirectory("everett-demo-") : dir;
-        if (!temporary && Files.isDirectory(work)) {
-            try (Stream<Path> entries = Files.list(work)) {
+        if (!temporary && Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new CliException(dir + ": not a directory (--dir names where the two stores are written)");
+        }
+        if (!temporary && Files.isDirectory(dir)) {
+            try (Stream<Path> entries = Files.list(dir)) {
                 if (entries.findAny().isPresent()) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "--dir " + work + " must be empty or absent");
+                    throw new CommandLine.ParameterException(spec.commandLine(), "--dir " + dir + " must be empty or absent");
                 }
             }
         }
+        Path work = temporary ? Files.createTempDirectory("everett-demo-") : dir;
+        // Ctrl-C (or a kill) ends the JVM without the finally below: the temporary stores go with it.
+        ExitCleanup cleanup = temporary ? ExitCleanup.of(work) : null;
         out.printf("Everett demo: %,d operations (%d%% inserts, %d%% skewed overwrites, %d%% deletes), Everett format %s, seed %d%n",
                 operations, Workload.INSERT_PERCENT, Workload.OVERWRITE_PERCENT, 100 - Workload.INSERT_PERCENT - Workload.OVERWRITE_PERCENT,
                 policy.format(), seed);
@@ -112,15 +124,40 @@ final class DemoCommand implements Callable<Integer> {
         } finally {
             if (temporary) {
                 IndexChain.deleteTree(work);
+                cleanup.close();
             }
         }
         String table = result.table();
         out.print(table);
         out.println(result.checkLine());
-        Files.writeString(report, result.markdown(chartFile.getFileName().toString()));
-        DemoChart.write(result, chartFile);
+        writeResults(result, chartFile);
         out.println("report: " + report + ", chart: " + chartFile + (temporary ? "" : ", stores kept in " + work));
         return result.check.agree() ? 0 : Everett.FAILED;
+    }
+
+    /**
+     * Writes the report and the chart, each under a temporary name beside it and then renamed over
+     * it, so that a failure (a full disk) or an interrupt leaves the old files or the new ones,
+     * never a part of one; a failure names the file.
+     */
+    private void writeResults(DemoResult result, Path chartFile) throws IOException {
+        Path reportTmp = report.toAbsolutePath().resolveSibling("." + report.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+        Path chartTmp = chartFile.toAbsolutePath().resolveSibling("." + chartFile.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+        Path writing = report;
+        try {
+            Files.writeString(reportTmp, result.markdown(chartFile.getFileName().toString()));
+            writing = chartFile;
+            DemoChart.write(result, chartTmp);
+            writing = report;
+            Files.move(reportTmp, report, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            writing = chartFile;
+            Files.move(chartTmp, chartFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new CliException(writing + ": cannot write: " + Everett.describe(e), e);
+        } finally {
+            Files.deleteIfExists(reportTmp);
+            Files.deleteIfExists(chartTmp);
+        }
     }
 
     /** Applies the whole workload; returns the time spent in the store's calls. */

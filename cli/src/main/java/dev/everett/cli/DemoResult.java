@@ -83,7 +83,7 @@ final class DemoResult {
         long keys = Math.max(1, check.liveRecords);
         rows.add(new Row("bytes on disk", mib(everett.bytesOnDisk), mib(rocks.bytesOnDisk),
                 (double) rocks.bytesOnDisk / Math.max(1, everett.bytesOnDisk), true));
-        rows.add(new Row("bytes per live key", fixed1((double) everett.bytesOnDisk / keys), fixed1((double) rocks.bytesOnDisk / keys),
+        rows.add(new Row("bytes per live key", fixed1((double) everett.bytesOnDisk / keys) + " B", fixed1((double) rocks.bytesOnDisk / keys) + " B",
                 (double) rocks.bytesOnDisk / Math.max(1, everett.bytesOnDisk), true));
         rows.add(new Row("write time", seconds(everett.writeNanos) + " (" + rate(operations, everett.writeNanos) + " ops/s)",
                 seconds(rocks.writeNanos) + " (" + rate(operations, rocks.writeNanos) + " ops/s)",
@@ -175,7 +175,9 @@ final class DemoResult {
             s.append("**Note**: ").append(NO_SEGMENTS).append("\n\n");
         }
         s.append("Run it again with `./everett demo --ops ").append(operations).append(" --seed ").append(seed)
-                .append(" --format ").append(policy.format().name().toLowerCase(Locale.ROOT)).append("`.\n");
+                .append(" --format ").append(policy.format().name().toLowerCase(Locale.ROOT))
+                .append(" --gets ").append(check.getsFound + check.getsAbsent + check.getsDisagreeing)
+                .append(" --lookups ").append(everett.lookups).append("`.\n");
         return s.toString();
     }
 

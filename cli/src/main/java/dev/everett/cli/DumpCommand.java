@@ -12,8 +12,8 @@ import picocli.CommandLine.Option;
 /** {@code dump}: every record of a segment file, tombstones included, in key order. */
 @Command(name = "dump", mixinStandardHelpOptions = true,
         description = {"Prints the records of a segment file or store in key order.",
-            "A file's tombstones included; a store shows its live records. Keys and values print as text when they are printable ASCII, else as 0x hex;",
-            "--json prints what load reads."})
+            "A file's tombstones included; a store shows its live records. Keys and values print as text when "
+                + "they are printable ASCII, else as 0x hex; --json prints what load reads."})
 final class DumpCommand extends FileCommand {
     @Option(names = "--from", paramLabel = "K", description = "First key (inclusive); text, or hex after 0x.")
     String from;

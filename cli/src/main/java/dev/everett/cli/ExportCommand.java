@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
 /** {@code export}: a store's live records as one RocksDB SST file. */
 @Command(name = "export", mixinStandardHelpOptions = true,
         description = {"Writes a store's live records to an SST file.",
-            "Written with RocksDB's SstFileWriter (default options, bytewise order), so RocksDB can ingest it",
-            "with ingestExternalFile (or ldb ingest_extern_sst)."})
+            "Written with RocksDB's SstFileWriter (default options, bytewise order), so RocksDB can ingest it "
+                + "with ingestExternalFile (or ldb ingest_extern_sst)."})
 final class ExportCommand extends StoreCommand {
     @Option(names = "--sst", required = true, paramLabel = "OUT.sst", description = "The SST file to write (must not exist).")
     Path sst;
@@ -28,6 +28,7 @@ final class ExportCommand extends StoreCommand {
         if (Files.exists(sst)) {
             throw new CliException(sst + ": already exists");
         }
+        OutputFile.check("--sst", sst);
         long records = 0;
         try (EverettDB d = openExisting(); EverettIterator it = d.newIterator();
              EnvOptions env = new EnvOptions(); Options options = new Options(); SstFileWriter writer = new SstFileWriter(env, options)) {
@@ -35,16 +36,20 @@ final class ExportCommand extends StoreCommand {
             if (!it.isValid()) {
                 throw new CliException(db + ": the store has no live records, and an SST file cannot be empty");
             }
-            writer.open(sst.toString());
-            try {
+            // Written under a temporary name and given its own only when whole: a failure or an
+            // interrupt leaves no partial SST (which ingest would refuse, and a rerun would not overwrite).
+            Path tmp = sst.toAbsolutePath().resolveSibling("." + sst.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+            try (ExitCleanup cleanup = ExitCleanup.of(tmp)) {
+                writer.open(tmp.toString());
+                ExitCleanup.pauseForTests();
                 for (; it.isValid(); it.next()) {
                     writer.put(it.key(), it.value());
                     records++;
                 }
                 writer.finish();
-            } catch (RocksDBException | RuntimeException e) {
-                Files.deleteIfExists(sst); // no partial SST is left behind
-                throw e;
+                Files.move(tmp, sst); // refuses a file created there since the check above
+            } finally {
+                Files.deleteIfExists(tmp);
             }
         }
         out().printf("exported %d records from %s to %s (%d bytes)%n", records, db, sst, sst.toFile().length());

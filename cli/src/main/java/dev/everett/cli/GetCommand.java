@@ -13,8 +13,8 @@ import picocli.CommandLine.Parameters;
 /** {@code get}: one key's value. */
 @Command(name = "get", mixinStandardHelpOptions = true,
         description = {"Prints the value of a key in a segment file or store.",
-            "In a file, looks KEY up through its index chain when it has one, else walks the file.",
-            "Exit code 1 when the key is absent or its record is a tombstone."})
+            "In a file, looks KEY up through its index chain when it has one, else walks the file. Exit code 1 "
+                + "when the key is absent or its record is a tombstone."})
 final class GetCommand extends FileCommand {
     @Parameters(index = "1", paramLabel = "KEY", description = "Text, or hex after 0x.")
     String key;

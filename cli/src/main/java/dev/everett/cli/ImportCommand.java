@@ -1,11 +1,14 @@
 package dev.everett.cli;
 
+import dev.everett.api.DurableDirectories;
 import dev.everett.store.EverettDB;
 import dev.everett.store.WriteBatch;
 import dev.everett.store.WriteOptions;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -25,8 +28,9 @@ import picocli.CommandLine.Option;
 /** {@code import}: RocksDB data into an Everett store. */
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Reads RocksDB data into an Everett store.",
-            "Either one RocksDB directory (opened read-only; its live records) or SST files (each file's live",
-            "records, in the order given: on equal keys the later file wins). The store is created if missing."})
+            "Either one RocksDB directory (opened read-only; its live records) or SST files (each file's live "
+                + "records, in the order given: on equal keys the later file wins). The store is created if DB does not "
+                + "exist or is an empty directory."})
 final class ImportCommand implements Callable<Integer> {
     private static final int BATCH = 1000;
 
@@ -43,7 +47,7 @@ final class ImportCommand implements Callable<Integer> {
     StoreAccess access;
 
     @Override
-    public Integer call() throws RocksDBException {
+    public Integer call() throws RocksDBException, IOException {
         RocksDB.loadLibrary();
         boolean directory = Files.isDirectory(sources.get(0));
         if (directory && sources.size() > 1) {
@@ -63,28 +67,32 @@ final class ImportCommand implements Callable<Integer> {
                     readers.add(openSst(sst, opened));
                 }
             }
-            try (EverettDB db = access.openOrCreate(spec, out); Batches batches = new Batches(db)) {
-                if (rocks != null) {
-                    try (RocksIterator it = rocks.newIterator()) {
-                        for (it.seekToFirst(); it.isValid(); it.next()) {
-                            batches.put(it.key(), it.value());
-                            records++;
-                        }
-                        it.status();
-                    }
-                } else {
-                    for (SstFileReader reader : readers) {
-                        try (ReadOptions ro = new ReadOptions(); SstFileReaderIterator it = reader.newIterator(ro)) {
-                            for (it.seekToFirst(); it.isValid(); it.next()) {
-                                batches.put(it.key(), it.value());
-                                records++;
-                            }
-                            it.status();
-                        }
-                    }
+            // A new store is built under a temporary name beside OUT and renamed into place when
+            // whole, so a failure or an interrupt leaves no store with part of the records.
+            boolean create = !StoreAccess.isStore(out);
+            Path building = out;
+            if (create) {
+                StoreAccess.refuseNonEmpty(out);
+                if (Files.exists(out) && !Files.isDirectory(out)) {
+                    throw new CliException(out + ": exists and is not a directory");
                 }
-                batches.close();
-                db.flush();
+                building = out.toAbsolutePath().resolveSibling("." + out.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+            }
+            try (ExitCleanup cleanup = create ? ExitCleanup.of(building) : null) {
+                try (EverettDB db = create ? access.create(spec, building) : access.openExisting(spec, out); Batches batches = new Batches(db)) {
+                    ExitCleanup.pauseForTests();
+                    records = copy(rocks, readers, batches);
+                    batches.close();
+                    db.flush();
+                }
+                if (create) {
+                    Files.move(building, out, StandardCopyOption.ATOMIC_MOVE); // replaces an empty directory
+                    DurableDirectories.force(out.toAbsolutePath().getParent());
+                }
+            } finally {
+                if (create) {
+                    IndexChain.deleteTree(building);
+                }
             }
         } finally {
             for (int i = opened.size() - 1; i >= 0; i--) {
@@ -98,6 +106,31 @@ final class ImportCommand implements Callable<Integer> {
         spec.commandLine().getOut().printf("imported %d records from %s into %s%n", records,
                 directory ? sources.get(0) : sources.size() + " SST file" + (sources.size() == 1 ? "" : "s"), out);
         return 0;
+    }
+
+    /** Puts every live record of the RocksDB directory, or of the SST files in order; returns how many. */
+    private static long copy(RocksDB rocks, List<SstFileReader> readers, Batches batches) throws RocksDBException {
+        long records = 0;
+        if (rocks != null) {
+            try (RocksIterator it = rocks.newIterator()) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    batches.put(it.key(), it.value());
+                    records++;
+                }
+                it.status();
+            }
+            return records;
+        }
+        for (SstFileReader reader : readers) {
+            try (ReadOptions ro = new ReadOptions(); SstFileReaderIterator it = reader.newIterator(ro)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    batches.put(it.key(), it.value());
+                    records++;
+                }
+                it.status();
+            }
+        }
+        return records;
     }
 
     /**

@@ -73,7 +73,7 @@ final class IndexChain {
         Path dir = dirFor(file);
         Path tmp = file.resolveSibling(file.getFileName() + SUFFIX + ".tmp-" + Long.toHexString(System.nanoTime()));
         Head head;
-        try {
+        try (ExitCleanup cleanup = ExitCleanup.of(tmp)) {
             try (ObjectStore store = engine.openObjectStore(tmp, policy)) {
                 ObjectId id = ObjectId.random();
                 Path inStore = store.nativePath(id);
@@ -83,6 +83,7 @@ final class IndexChain {
                     Files.copy(file, inStore);
                     forceFile(inStore);
                 }
+                ExitCleanup.pauseForTests();
                 IndexedSegment segment = store.indexSegment(id);
                 head = new Head(id, segment.head(), d.headerCrc(), d.fileBytes());
             }
@@ -113,15 +114,15 @@ final class IndexChain {
             return null;
         }
         if (!Files.exists(headFile)) {
-            throw new CliException(headFile + ": missing (the index chain " + dir + " is incomplete; rebuild it with: everett index " + d.path() + ")");
+            throw CliException.damage(headFile + ": missing (the index chain " + dir + " is incomplete; rebuild it with: everett index " + d.path() + ")");
         }
         if (Files.size(headFile) > MAX_HEAD_BYTES) {
-            throw new CliException(headFile + ": offset " + MAX_HEAD_BYTES + ": an index chain HEAD is at most " + MAX_HEAD_BYTES
+            throw CliException.damage(headFile + ": offset " + MAX_HEAD_BYTES + ": an index chain HEAD is at most " + MAX_HEAD_BYTES
                     + " bytes, this file has " + Files.size(headFile) + " (rebuild it with: everett index " + d.path() + ")");
         }
         Head head = parseHead(headFile, Files.readAllBytes(headFile));
         if (head.headerCrc() != d.headerCrc() || head.nativeBytes() != d.fileBytes()) {
-            throw new CliException(dir + ": stale index chain, built for other bytes than " + d.path()
+            throw CliException.damage(dir + ": stale index chain, built for other bytes than " + d.path()
                     + " (rebuild it with: everett index " + d.path() + ")");
         }
         return head;
@@ -190,7 +191,7 @@ final class IndexChain {
     private static final int MAX_HEAD_BYTES = 4096;
 
     private static CliException malformed(Path file, long offset, String rule) {
-        return new CliException(file + ": offset " + offset + ": " + rule);
+        return CliException.damage(file + ": offset " + offset + ": " + rule);
     }
 
     private static String line(String text, int[] starts, int i) {

@@ -7,7 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "index", mixinStandardHelpOptions = true,
         description = {"Builds the index chain beside a segment file.",
             "Writes (or rewrites) FILE.chain/, the IX03 chain that get and dump seek through."})
-final class IndexCommand extends FileCommand {
+final class IndexCommand extends FileOnlyCommand {
+
     @Override
     public Integer call() throws IOException {
         try (SegmentFile f = openTarget()) {

@@ -14,9 +14,10 @@ import picocli.CommandLine.Command;
 /** {@code inspect}: what a segment file is made of, as {@code sst_dump --show_properties} shows an SST. */
 @Command(name = "inspect", mixinStandardHelpOptions = true,
         description = {"Shows what a segment file is made of.",
-            "Its envelope, directory, policy, record and tombstone counts, bytes per section, key range and",
-            "index chain (like sst_dump --show_properties)."})
-final class InspectCommand extends FileCommand {
+            "Its envelope, directory, policy, record and tombstone counts, bytes per section, key range and index "
+                + "chain (like sst_dump --show_properties)."})
+final class InspectCommand extends FileOnlyCommand {
+
     private static final HexFormat HEX = HexFormat.of();
 
     @Override

@@ -9,6 +9,11 @@ import dev.everett.api.ValueGrammar;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +30,9 @@ import picocli.CommandLine.Parameters;
 /** {@code load}: a segment file and its index chain from JSON lines. */
 @Command(name = "load", mixinStandardHelpOptions = true,
         description = {"Writes a segment file and its index chain from JSON lines.",
-            "One {\"key\": HEX, \"value\": HEX} object a line, \"value\": null for a tombstone, in any key order;",
-            "duplicate keys are refused with their line numbers. The index chain is written beside OUT as OUT.chain/."})
+            "One {\"key\": HEX, \"value\": HEX} object a line, \"value\": null for a tombstone, in any key order; "
+                + "duplicate keys are refused with their line numbers. The index chain is written beside OUT as "
+                + "OUT.chain/."})
 final class LoadCommand implements Callable<Integer> {
     /** Native formats on the command line. */
     enum Format { kv02, kv03 }
@@ -60,6 +66,8 @@ final class LoadCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Policy policy = policy(spec, format, w, k, values.grammar());
+        OutputFile.checkInput("IN.jsonl", in);
+        OutputFile.check("OUT.kv", out);
         List<Entry> entries = read(policy.grammar());
         entries.sort((a, b) -> Arrays.compareUnsigned(a.key, b.key));
         for (int i = 1; i < entries.size(); i++) {
@@ -73,7 +81,8 @@ final class LoadCommand implements Callable<Integer> {
         SegmentEngine engine = SegmentEngine.load();
         long tombstones = 0;
         SegmentInfo info;
-        try (SegmentWriter writer = engine.newWriter(out, policy, CommonWidthRule.policy())) {
+        try (ExitCleanup cleanup = ExitCleanup.temporariesBeside(out);
+             SegmentWriter writer = engine.newWriter(out, policy, CommonWidthRule.policy())) {
             for (Entry e : entries) {
                 if (e.value == null) {
                     writer.delete(e.key);
@@ -93,6 +102,30 @@ final class LoadCommand implements Callable<Integer> {
     }
 
     private List<Entry> read(ValueGrammar grammar) throws IOException {
+        try {
+            return readLines(grammar);
+        } catch (CharacterCodingException e) {
+            throw notText();
+        }
+    }
+
+    /** Where the input first breaks UTF-8 (the reader decodes ahead, so its line count is not the place). */
+    private CliException notText() throws IOException {
+        byte[] bytes = Files.readAllBytes(in);
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        CoderResult result = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(buffer, CharBuffer.allocate(bytes.length), true);
+        int offset = result.isError() ? buffer.position() : bytes.length;
+        long line = 1;
+        for (int i = 0; i < offset; i++) {
+            if (bytes[i] == '\n') {
+                line++;
+            }
+        }
+        return new CliException(in + ":" + line + ": not UTF-8 text at byte offset " + offset + " (JSON lines are text)");
+    }
+
+    private List<Entry> readLines(ValueGrammar grammar) throws IOException {
         List<Entry> entries = new ArrayList<>();
         // One char per byte: a record is ASCII, so a byte that is not (or is not UTF-8) fails the
         // record's syntax at its own column instead of failing the decoding of the whole file.

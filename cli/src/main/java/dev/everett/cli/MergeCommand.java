@@ -24,8 +24,8 @@ import picocli.CommandLine.Parameters;
 /** {@code merge}: the native merger on segment files, newest wins. */
 @Command(name = "merge", mixinStandardHelpOptions = true,
         description = {"Merges segment files with the native merger, newest wins.",
-            "Inputs share one policy and come oldest first: on equal keys the later file wins.",
-            "Writes OUT's index chain beside it."})
+            "Inputs share one policy and come oldest first: on equal keys the later file wins. Writes OUT's index "
+                + "chain beside it."})
 final class MergeCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -44,6 +44,7 @@ final class MergeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        OutputFile.check("--out", out);
         for (Path in : inputs) {
             if (Files.exists(out) && Files.isSameFile(in, out)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--out " + out + " is also an input");
@@ -63,7 +64,8 @@ final class MergeCommand implements Callable<Integer> {
                 readers.add(engine.open(in, p, OpenMode.TYPED));
             }
             SegmentInfo info;
-            try (MergeJob job = MergeEngine.load().merge(readers).into(out)
+            try (ExitCleanup cleanup = ExitCleanup.temporariesBeside(out);
+                 MergeJob job = MergeEngine.load().merge(readers).into(out)
                     .tombstones(dropTombstones ? TombstonePolicy.DROP : TombstonePolicy.KEEP).start()) {
                 while (!job.done()) {
                     job.step(1 << 16);

@@ -6,7 +6,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code put}: one key and value into a store (created if missing). */
 @Command(name = "put", mixinStandardHelpOptions = true,
-        description = {"Writes one key and value into a store.", "Creates the store (with --format, --w, --k) if DB holds none."})
+        description = {"Writes one key and value into a store.", "Creates the store (with --format, --w, --k) if DB does not exist or is an empty directory."})
 final class PutCommand extends StoreCommand {
     @Parameters(index = "1", paramLabel = "KEY", description = "Text, or hex after 0x.")
     String key;

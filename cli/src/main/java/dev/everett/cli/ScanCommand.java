@@ -9,7 +9,8 @@ import picocli.CommandLine.Option;
 /** {@code scan}: live records of a store in a key range, either way, up to a limit. */
 @Command(name = "scan", mixinStandardHelpOptions = true,
         description = {"Prints a store's live records in key order.",
-            "--from is inclusive, --to exclusive (RocksDB's iterate bounds); --reverse walks from the last key down."})
+            "--from is inclusive, --to exclusive (RocksDB's iterate bounds); --reverse walks from the last key "
+                + "down."})
 final class ScanCommand extends StoreCommand {
     @Option(names = "--from", paramLabel = "K", description = "First key (inclusive); text, or hex after 0x.")
     String from;

@@ -5,8 +5,11 @@ import dev.everett.api.ValueGrammar;
 import dev.everett.store.DBOptions;
 import dev.everett.store.EverettDB;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
@@ -34,6 +37,9 @@ final class StoreAccess {
 
     /** Opens an existing store; a directory that holds none is an error. */
     EverettDB openExisting(CommandLine.Model.CommandSpec spec, Path dir) {
+        if (!Files.exists(dir)) {
+            throw new UncheckedIOException(new NoSuchFileException(dir.toString()));
+        }
         if (!isStore(dir)) {
             throw new CliException(dir + ": not an Everett store (no STORE file)");
         }
@@ -49,9 +55,35 @@ final class StoreAccess {
         return EverettDB.open(dir, recorded);
     }
 
-    /** Opens the store in {@code dir}, creating it under the command line's policy if there is none. */
+    /**
+     * Opens the store in {@code dir}, creating it under the command line's policy if there is none.
+     * A store is created only where the directory is missing or empty: a directory that holds other
+     * files (a mistyped path, the current directory) is refused, not filled with a store's files.
+     */
     EverettDB openOrCreate(CommandLine.Model.CommandSpec spec, Path dir) {
-        return isStore(dir) ? openExisting(spec, dir) : EverettDB.open(dir, new DBOptions().setPolicy(policy(spec)));
+        if (isStore(dir)) {
+            return openExisting(spec, dir);
+        }
+        refuseNonEmpty(dir);
+        return create(spec, dir);
+    }
+
+    /** Creates a store in {@code dir} under the command line's policy. */
+    EverettDB create(CommandLine.Model.CommandSpec spec, Path dir) {
+        return EverettDB.open(dir, new DBOptions().setPolicy(policy(spec)));
+    }
+
+    /** Refuses a directory that holds files but no store: a store is created only in a new or empty one. */
+    static void refuseNonEmpty(Path dir) {
+        if (Files.isDirectory(dir)) {
+            try (Stream<Path> entries = Files.list(dir)) {
+                if (entries.findAny().isPresent()) {
+                    throw new CliException(dir + ": not an Everett store and not empty (a store is created only in a new or empty directory)");
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
     }
 
     /** The policy the command line names (KV02 with W = K = 15 by default). */

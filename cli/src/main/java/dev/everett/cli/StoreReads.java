@@ -58,7 +58,7 @@ final class StoreReads {
                 hash -= Arrays.hashCode(it.key()) * 31L + Arrays.hashCode(it.value());
             }
             if (backward != forward || hash != 0) {
-                throw new CliException(db.directory() + ": a forward walk read " + forward + " records and a backward walk " + backward
+                throw CliException.damage(db.directory() + ": a forward walk read " + forward + " records and a backward walk " + backward
                         + (backward == forward ? " with other contents" : ""));
             }
         }

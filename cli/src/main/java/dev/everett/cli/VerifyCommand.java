@@ -1,7 +1,10 @@
 package dev.everett.cli;
 
+import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.IndexedSegment;
+import dev.everett.api.KeyOrderException;
 import dev.everett.api.VerifyReport;
+import dev.everett.store.CorruptFileException;
 import dev.everett.store.EverettDB;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -18,9 +21,10 @@ import picocli.CommandLine.Parameters;
 /** {@code verify}: the full check of segment files and their index chains. */
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = {"Checks segment files and stores in full.",
-            "Files: checksums, framing, key order, the Elias-Fano directory and each file's index chain.",
-            "Stores: opening (descriptor, logs), a walk of every live record both ways, and each segment file;",
-            "names every corrupt file and what is wrong. Exit code 1 if any is."})
+            "Files: checksums, framing, key order, the Elias-Fano directory and each file's index chain. Stores: "
+                + "opening (descriptor, logs), a walk of every live record both ways, and each segment file. One line "
+                + "per file: OK, CORRUPT (the file, offset and rule) or ERROR (the check could not be made, as for a "
+                + "missing file). Exit code 1 unless all are OK."})
 final class VerifyCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -57,7 +61,7 @@ final class VerifyCommand implements Callable<Integer> {
                 }
             } catch (Exception e) {
                 failed++;
-                result = "CORRUPT: " + Everett.describe(e);
+                result = verdict(e);
             }
             out.println(file + ": " + result);
         }
@@ -78,14 +82,14 @@ final class VerifyCommand implements Callable<Integer> {
             long records = StoreReads.countBothWays(db);
             out.println(dir + ": OK: store opens, " + records + " live records read forward and back");
         } catch (Exception e) {
-            out.println(dir + ": CORRUPT: " + Everett.describe(e));
+            out.println(dir + ": " + verdict(e));
             failed++;
         }
         List<Path> segments;
         try (Stream<Path> s = Files.walk(dir)) {
             segments = s.filter(p -> Files.isRegularFile(p) && p.getFileName().toString().endsWith(".kv")).sorted().toList();
         } catch (IOException e) {
-            out.println(dir + ": CORRUPT: " + Everett.describe(e));
+            out.println(dir + ": " + verdict(e));
             return failed + 1;
         }
         for (Path segment : segments) {
@@ -93,10 +97,22 @@ final class VerifyCommand implements Callable<Integer> {
                 VerifyReport r = f.reader.verify();
                 out.println(segment + ": OK: " + r.records() + " records");
             } catch (Exception e) {
-                out.println(segment + ": CORRUPT: " + Everett.describe(e));
+                out.println(segment + ": " + verdict(e));
                 failed++;
             }
         }
         return failed;
+    }
+
+    /**
+     * CORRUPT and the problem when {@code e} reports damage in a file (a broken format rule, a
+     * stale or broken index chain, walks that disagree); ERROR and the problem otherwise (a
+     * missing file, a store another process holds open, a policy the store was not created with):
+     * those say nothing about the data.
+     */
+    static String verdict(Exception e) {
+        boolean damage = e instanceof CorruptSegmentException || e instanceof CorruptFileException || e instanceof KeyOrderException
+                || e instanceof CliException c && c.damage;
+        return (damage ? "CORRUPT: " : "ERROR: ") + Everett.describe(e);
     }
 }

@@ -84,4 +84,58 @@ class DemoCommandTest {
         assertEquals(5000, puts + deletes);
         assertTrue(deletes > 500 && deletes < 1000, "about 15% deletes: " + deletes);
     }
+
+    @Test
+    void aReportOrChartThatCannotBeWrittenIsRefusedBeforeTheRun() throws Exception {
+        Path file = Files.writeString(dir.resolve("file"), "x");
+        Object[][] cases = {
+            {"--report", dir.resolve("missing").resolve("r.md"), dir.resolve("missing")},
+            {"--report", dir, dir},
+            {"--chart", file.resolve("c.png"), file},
+            {"--dir", file, file},
+            {"--report", Path.of("/dev/null"), "/dev/null"},
+        };
+        for (Object[] c : cases) {
+            long start = System.nanoTime();
+            Cli.Result r = Cli.run("demo", "--ops", "20000", c[0], c[1]);
+            assertTrue(r.exit() != 0, r.toString());
+            assertTrue(r.err().startsWith("everett demo: ") && r.err().contains(c[2] + ": ") && r.err().lines().count() == 1, r.toString());
+            assertEquals("", r.out(), "refused before the run starts");
+            assertTrue(System.nanoTime() - start < 5_000_000_000L, "refused at once");
+        }
+    }
+
+    @Test
+    void theReportReplacesAnOldOneWholeAndNothingElseIsLeft() throws Exception {
+        Path report = Files.writeString(dir.resolve("r.md"), "an old report");
+        Cli.Result r = Cli.run("demo", "--ops", "3000", "--gets", "100", "--lookups", "100", "--report", report);
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(Files.readString(report).startsWith("# Everett demo report"));
+        assertTrue(Files.readString(report).contains("Run it again with `./everett demo --ops 3000 --seed 20261203 --format kv02 --gets 100 --lookups 100`"),
+                "the command that repeats the run, every option that shapes it included:\n" + Files.readString(report));
+        try (var files = Files.list(dir)) {
+            assertEquals(java.util.List.of("demo-chart.png", "r.md"), files.map(p -> p.getFileName().toString()).sorted().toList(),
+                    "no temporary report or chart left beside them");
+        }
+    }
+
+    @Test
+    void anInterruptedDemoDeletesItsTemporaryStores() throws Exception {
+        Path tmp = Files.createDirectories(dir.resolve("tmp"));
+        ChildCli.interruptWhen(() -> stores(tmp) > 0, () -> { }, java.util.List.of("-Djava.io.tmpdir=" + tmp),
+                "demo", "--ops", "5000000", "--report", dir.resolve("r.md"));
+        try (var left = Files.list(tmp)) {
+            assertEquals(java.util.List.of(), left.toList(), "the temporary stores are deleted");
+        }
+        assertTrue(!Files.exists(dir.resolve("r.md")), "no report");
+    }
+
+    /** Files in the demo's temporary directories under {@code tmp}. */
+    private static long stores(Path tmp) throws java.io.IOException {
+        try (var s = Files.walk(tmp)) {
+            return s.filter(p -> p.toString().contains("everett-demo-") && Files.isRegularFile(p)).count();
+        } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
+            return 0;
+        }
+    }
 }

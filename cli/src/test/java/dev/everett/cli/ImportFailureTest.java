@@ -102,4 +102,22 @@ class ImportFailureTest {
         assertTrue(r.err().contains("keyValueWithTimestamp") && r.err().contains(rocksDir.toString()), r.toString());
         assertFalse(Files.exists(out), r.toString());
     }
+
+    @Test
+    void anInterruptedImportLeavesNoStore() throws Exception {
+        Path good = sst("good.sst", new byte[] {1}, new byte[] {2});
+        Path out = dir.resolve("store");
+        ChildCli.interruptWhen(() -> !ChildCli.temporaries(dir).isEmpty(), () -> {
+            assertEquals(1, ChildCli.temporaries(dir).size(), "a new store is built under a temporary name");
+            assertFalse(Files.exists(out), "the store's own name appears only when the import is whole");
+        }, java.util.List.of("-Deverett.test.pause-ms=60000"),
+                "import", "--rocksdb", good, "--out", out);
+        assertEquals(java.util.List.of(), ChildCli.temporaries(dir), "an interrupt deletes the store being built");
+        assertFalse(Files.exists(out));
+        Files.createDirectories(out);
+        Cli.Result r = Cli.run("import", "--rocksdb", good, "--out", out);
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("0x01 ==> 0x01\n0x02 ==> 0x02\n", Cli.run("scan", out).out(), "an empty directory is filled by the rename");
+        assertEquals(java.util.List.of(), ChildCli.temporaries(dir));
+    }
 }

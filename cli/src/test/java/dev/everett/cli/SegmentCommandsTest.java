@@ -127,6 +127,11 @@ class SegmentCommandsTest {
         Cli.Result raw = Cli.run("load", "--format", "kv02", "--values", "raw", jsonl("raw.jsonl", "{\"key\":\"61\",\"value\":null}"), out);
         assertEquals(1, raw.exit());
         assertTrue(raw.err().contains("raw.jsonl:1: a tombstone"), raw.toString());
+        Path binary = dir.resolve("binary.jsonl");
+        Files.write(binary, new byte[] {'{', '}', '\n', '{', '"', (byte) 0xFF, (byte) 0xFE, '"', '\n'});
+        Cli.Result notText = Cli.run("load", "--format", "kv02", binary, out);
+        assertEquals(1, notText.exit());
+        assertEquals("everett load: " + binary + ":2: not UTF-8 text at byte offset 5 (JSON lines are text)\n", notText.err());
         assertFalse(Files.exists(out), "nothing is written from bad input");
     }
 
@@ -160,5 +165,58 @@ class SegmentCommandsTest {
         assertEquals(0, Cli.run("load", "--format", "kv02", "--values", "raw", "--w", "1", "--k", "3", in, out).exit());
         assertEquals(Files.readString(in).replace("\n", "\n"), Cli.run("dump", "--json", "--values", "raw", out).out());
         assertTrue(Cli.run("inspect", "--values", "raw", out).out().contains("W 1, K 3"));
+    }
+
+    @Test
+    void anInterruptedLoadLeavesNoTemporaryChain() throws Exception {
+        Path in = jsonl("one.jsonl", "{\"key\":\"61\",\"value\":\"31\"}");
+        ChildCli.interruptWhen(() -> !ChildCli.temporaries(dir).isEmpty(), () -> { }, java.util.List.of("-Deverett.test.pause-ms=60000"),
+                "load", "--format", "kv02", in, dir.resolve("many.kv"));
+        assertEquals(java.util.List.of(), ChildCli.temporaries(dir), "an interrupt deletes the chain being built");
+    }
+
+    @Test
+    void aDumpStopsWhenItsReaderHasGone() throws IOException {
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 20_000; i++) {
+            lines.append(String.format("{\"key\":\"%08x\",\"value\":\"00\"}%n", i));
+        }
+        Path kv = dir.resolve("many.kv");
+        assertEquals(0, Cli.run("load", "--format", "kv02", Files.writeString(dir.resolve("many.jsonl"), lines), kv).exit());
+        Path db = dir.resolve("db");
+        try (dev.everett.store.EverettDB store = dev.everett.store.EverettDB.open(db)) {
+            for (int i = 0; i < 20_000; i++) {
+                store.put(String.format("%08x", i).getBytes(), new byte[] {0});
+            }
+        }
+        for (String[] args : new String[][] {{"dump", kv.toString()}, {"scan", db.toString()}}) {
+            // A reader that takes 100 characters and then closes the pipe, as `| head -1` does.
+            long[] attempts = new long[1];
+            java.io.Writer pipe = new java.io.Writer() {
+                long taken;
+
+                @Override
+                public void write(char[] c, int off, int len) throws IOException {
+                    attempts[0]++;
+                    taken += len;
+                    if (taken > 100) {
+                        throw new IOException("Broken pipe");
+                    }
+                }
+
+                @Override
+                public void flush() {
+                }
+
+                @Override
+                public void close() {
+                }
+            };
+            java.io.StringWriter err = new java.io.StringWriter();
+            int exit = Everett.run(args, new java.io.PrintWriter(pipe), new java.io.PrintWriter(err, true));
+            assertEquals(141, exit, args[0] + ": " + err);
+            assertEquals("", err.toString(), "no message for a closed pipe");
+            assertTrue(attempts[0] < 20_000, args[0] + " stopped early, not after writing every record: " + attempts[0] + " writes");
+        }
     }
 }

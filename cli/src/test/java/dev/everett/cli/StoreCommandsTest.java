@@ -122,6 +122,51 @@ class StoreCommandsTest {
         assertEquals("everett scan: " + empty + ": not an Everett store (no STORE file)\n", r.err());
         Cli.Result v = Cli.run("verify", empty);
         assertEquals(1, v.exit());
-        assertTrue(v.out().contains(empty + ": CORRUPT: " + empty + ": not an Everett store"), v.toString());
+        assertTrue(v.out().contains(empty + ": ERROR: " + empty + ": not an Everett store"), v.toString());
+    }
+
+    @Test
+    void aStoreIsCreatedOnlyInANewOrEmptyDirectory() throws Exception {
+        Path notes = Files.createDirectories(dir.resolve("notes"));
+        Files.writeString(notes.resolve("readme.txt"), "mine");
+        Path db = dir.resolve("db");
+        assertEquals(0, Cli.run("put", db, "k", "v").exit());
+        Path sst = dir.resolve("x.sst");
+        assertEquals(0, Cli.run("export", db, "--sst", sst).exit());
+        for (Cli.Result r : new Cli.Result[] {Cli.run("put", notes, "k", "v"), Cli.run("import", "--rocksdb", sst, "--out", notes)}) {
+            assertEquals(1, r.exit(), r.toString());
+            assertTrue(r.err().contains(notes + ": not an Everett store and not empty"), r.toString());
+            assertEquals(1, r.err().lines().count(), r.toString());
+            try (Stream<Path> s = Files.list(notes)) {
+                assertEquals(java.util.List.of(notes.resolve("readme.txt")), s.toList(), "the directory is left as it was");
+            }
+        }
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        assertEquals(0, Cli.run("put", empty, "k", "v").exit(), "an empty directory takes a new store");
+        Path missing = dir.resolve("missing");
+        for (String command : new String[] {"scan", "stats", "compact"}) {
+            Cli.Result r = Cli.run(command, missing);
+            assertEquals("everett " + command + ": no such file: " + missing + "\n", r.err());
+        }
+    }
+
+    @Test
+    void anOptionThatDoesNotApplyToTheTargetIsRefusedNotIgnored() throws Exception {
+        Path db = dir.resolve("db");
+        assertEquals(0, Cli.run("put", db, "k", "v").exit());
+        Path in = Files.writeString(dir.resolve("in.jsonl"), "{\"key\":\"6b\",\"value\":\"76\"}\n");
+        Path kv = dir.resolve("a.kv");
+        assertEquals(0, Cli.run("load", "--format", "kv02", in, kv).exit());
+        Object[][] cases = {
+            {"dump", "--format", "kv03", kv}, {"get", "--w", "7", kv, "k"}, {"dump", "--k", "7", kv},
+            {"get", "--values", "raw", db, "k"}, {"dump", "--values", "optional", db},
+        };
+        for (Object[] c : cases) {
+            Cli.Result r = Cli.run(c);
+            assertEquals(2, r.exit(), r.toString());
+            assertTrue(r.err().startsWith("everett " + c[0] + ": " + c[1] + " "), r.toString());
+            assertTrue(r.err().contains(c[3].toString()), r.toString());
+            assertEquals("", r.out());
+        }
     }
 }

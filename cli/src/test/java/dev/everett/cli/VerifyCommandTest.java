@@ -101,4 +101,21 @@ class VerifyCommandTest {
         assertEquals(0, Cli.run("index", kv).exit());
         assertEquals(0, Cli.run("verify", kv).exit());
     }
+
+    @Test
+    void whatIsNotDamageIsAnErrorNotCorrupt() throws IOException {
+        Path good = segment("good", 10);
+        Path missing = dir.resolve("missing.kv");
+        Path db = dir.resolve("db");
+        assertEquals(0, Cli.run("put", db, "k", "v").exit());
+        try (dev.everett.store.EverettDB open = dev.everett.store.EverettDB.open(db)) {
+            Cli.Result r = Cli.run("verify", good, missing, db);
+            assertEquals(1, r.exit(), r.toString());
+            assertTrue(r.out().contains(good + ": OK"), r.toString());
+            assertTrue(r.out().contains(missing + ": ERROR: no such file: " + missing + "\n"), r.toString());
+            assertTrue(r.out().contains(db + ": ERROR: store at " + db + " is already open"), r.toString());
+            assertTrue(!r.out().contains("CORRUPT"), r.toString());
+            assertTrue(r.err().contains("everett verify: 2 checks failed"), r.toString());
+        }
+    }
 }
