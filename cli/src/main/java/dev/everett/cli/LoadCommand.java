@@ -9,11 +9,6 @@ import dev.everett.api.ValueGrammar;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -68,7 +63,7 @@ final class LoadCommand implements Callable<Integer> {
         Policy policy = policy(spec, format, w, k, values.grammar());
         OutputFile.checkInput("IN.jsonl", in);
         OutputFile.check("OUT.kv", out);
-        List<Entry> entries = read(policy.grammar());
+        List<Entry> entries = readLines(policy.grammar());
         entries.sort((a, b) -> Arrays.compareUnsigned(a.key, b.key));
         for (int i = 1; i < entries.size(); i++) {
             if (Arrays.equals(entries.get(i - 1).key, entries.get(i).key)) {
@@ -99,30 +94,6 @@ final class LoadCommand implements Callable<Integer> {
         o.printf("wrote %s: %d records (%d %s), %d bytes, %s; index chain %s (%d bytes)%n", out, info.recordCount(),
                 tombstones, tombstones == 1 ? "tombstone" : "tombstones", info.fileBytes(), policy.format(), IndexChain.dirFor(out), chain);
         return 0;
-    }
-
-    private List<Entry> read(ValueGrammar grammar) throws IOException {
-        try {
-            return readLines(grammar);
-        } catch (CharacterCodingException e) {
-            throw notText();
-        }
-    }
-
-    /** Where the input first breaks UTF-8 (the reader decodes ahead, so its line count is not the place). */
-    private CliException notText() throws IOException {
-        byte[] bytes = Files.readAllBytes(in);
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        CoderResult result = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT).decode(buffer, CharBuffer.allocate(bytes.length), true);
-        int offset = result.isError() ? buffer.position() : bytes.length;
-        long line = 1;
-        for (int i = 0; i < offset; i++) {
-            if (bytes[i] == '\n') {
-                line++;
-            }
-        }
-        return new CliException(in + ":" + line + ": not UTF-8 text at byte offset " + offset + " (JSON lines are text)");
     }
 
     private List<Entry> readLines(ValueGrammar grammar) throws IOException {
