@@ -60,6 +60,27 @@ class StoreCommandsTest {
         assertEquals(1, asked.exit(), "a policy named on the command line that the store was not created with is refused: " + asked);
     }
 
+    /** {@code compact --from/--to}: the segments holding the range go to the bottom, the rest stay in level 0. */
+    @Test
+    void compactARange() throws Exception {
+        Path db = dir.resolve("db");
+        for (String k : new String[] {"apple", "banana", "yam"}) { // below the level-0 compaction trigger (4)
+            assertEquals(0, Cli.run("put", db, k, "1").exit()); // each put's close flushes one level-0 segment
+        }
+        Cli.Result compact = Cli.run("compact", db, "--from", "apple", "--to", "banana");
+        assertEquals(0, compact.exit(), compact.toString());
+        assertTrue(compact.out().startsWith("compacted " + db + " [apple, banana] in "), compact.toString());
+        try (EverettDB d = EverettDB.open(db)) {
+            assertEquals("1", d.getProperty("everett.num-files-at-level0"), "yam's segment stays: " + compact.out());
+            assertEquals("1", d.getProperty("everett.num-files-at-level1"), compact.out());
+        }
+        Cli.Result open = Cli.run("compact", db, "--from", "x");
+        assertEquals(0, open.exit(), open.toString());
+        assertTrue(open.out().startsWith("compacted " + db + " [x, last key] in "), open.toString());
+        Cli.Result bad = Cli.run("compact", db, "--to", "0xzz");
+        assertEquals(2, bad.exit(), bad.toString());
+    }
+
     @Test
     void statsCompactVerify() {
         Path db = dir.resolve("db");
