@@ -68,7 +68,16 @@ final class EverettTree implements LsmTree {
             files.createDirectories(tree.chains);
             for (ObjectId id : replayed.levels().ids()) {
                 if (!files.exists(segments.segmentDirectory(id))) {
-                    throw new CorruptManifestException(replayed.file(), 0, "manifest names segment " + id + ", which is missing from " + segments.directory());
+                    String missing = "manifest names segment " + id + ", which is missing from " + segments.directory();
+                    if (replayed.tornTail()) {
+                        // A crash tears at most the append in flight, and a segment is deleted only
+                        // once the edit removing it is durable: so the dropped record was committed.
+                        throw new CorruptManifestException(replayed.file(), replayed.tornAt(), missing + ", and the manifest's last record,"
+                                + " at this offset, is incomplete: if that record removed the segment, the manifest lost a committed edit"
+                                + " (it was cut short or damaged: segments are deleted only after the edit removing them is durable,"
+                                + " so a crash cannot do this)");
+                    }
+                    throw new CorruptManifestException(replayed.file(), 0, missing);
                 }
             }
             // Before anything is written (a rebuilt chain, the rollover, deletions), so that a

@@ -42,15 +42,18 @@ final class Manifest {
         this.number = number;
     }
 
-    /** What a replay found. */
-    record Replayed(Levels levels, long manifestNumber, Path file, boolean tornTail) {
+    /** What a replay found; {@code tornAt} is the offset of the incomplete last record it dropped, or -1. */
+    record Replayed(Levels levels, long manifestNumber, Path file, long tornAt) {
+        boolean tornTail() {
+            return tornAt >= 0;
+        }
     }
 
     /** Replays the live manifest of {@code dir}, or an empty version if there is none yet. */
     static Replayed replay(StorageFiles files, Path dir, Layout layout) throws IOException {
         Path current = dir.resolve(CURRENT);
         if (!files.exists(current)) {
-            return new Replayed(Levels.empty(layout), 0, null, false);
+            return new Replayed(Levels.empty(layout), 0, null, -1);
         }
         String manifestName = readCurrent(current, files.readAllBytes(current));
         long n = Long.parseLong(manifestName.substring(PREFIX.length()));
@@ -61,7 +64,7 @@ final class Manifest {
         byte[] b = files.readAllBytes(file);
         Levels levels = null;
         int at = 0;
-        boolean torn = false;
+        long tornAt = -1;
         while (at < b.length) {
             if (!intact(b, at)) {
                 // The append in flight at a crash, if nothing intact follows; otherwise a damaged
@@ -71,7 +74,7 @@ final class Manifest {
                     throw new CorruptManifestException(file, at, "edit record fails its length or CRC32C check while an intact record follows at offset "
                             + later + ": replaying past it would drop committed edits");
                 }
-                torn = true;
+                tornAt = at;
                 break;
             }
             int length = u32(b, at);
@@ -102,7 +105,7 @@ final class Manifest {
             // forced, so this is damage, not a crash.
             throw new CorruptManifestException(file, 0, "manifest holds no complete snapshot");
         }
-        return new Replayed(levels, n, file, torn);
+        return new Replayed(levels, n, file, tornAt);
     }
 
     /** The manifest name {@code CURRENT} holds, after checking its checksum. */

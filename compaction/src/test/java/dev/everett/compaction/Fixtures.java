@@ -68,7 +68,6 @@ final class Fixtures {
         return pool;
     }
 
-    /** A run of up to {@code n} distinct keys from the pool, about one in {@code tombstoneOdds} a tombstone. */
     /** Run {@code run} of a fixed history: keys {@code k000}..{@code k199} every {@code run + 1}th from {@code run}, values naming the run. */
     static TreeMap<byte[], byte[]> run(int run) {
         TreeMap<byte[], byte[]> m = newModel();
@@ -79,6 +78,7 @@ final class Fixtures {
         return m;
     }
 
+    /** A run of up to {@code n} distinct keys from the pool, about one in {@code tombstoneOdds} a tombstone. */
     static TreeMap<byte[], byte[]> run(Random r, List<byte[]> pool, int n, int tombstoneOdds) {
         TreeMap<byte[], byte[]> run = newModel();
         for (int i = 0; i < n; i++) {
