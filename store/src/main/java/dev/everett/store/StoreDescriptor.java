@@ -11,6 +11,7 @@ import dev.everett.compaction.Layout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.zip.CRC32C;
@@ -26,6 +27,11 @@ record StoreDescriptor(Policy policy, Layout layout) {
     private static final String FIRST_LINE = "everett-store 1";
 
     static void write(StoreFiles files, Path dir, StoreDescriptor descriptor) throws IOException {
+        files.writeAtomically(dir.resolve(FILE_NAME), bytes(descriptor));
+    }
+
+    /** The file's bytes: the one form {@link #write} gives a descriptor, and the only one {@link #read} accepts. */
+    private static byte[] bytes(StoreDescriptor descriptor) {
         StringBuilder s = new StringBuilder(FIRST_LINE).append('\n');
         Map<String, String> fields = fields(descriptor.policy);
         fields.put("tree.layout", descriptor.layout.name());
@@ -36,7 +42,7 @@ record StoreDescriptor(Policy policy, Layout layout) {
         CRC32C crc = new CRC32C();
         crc.update(body);
         String all = s + "crc32c=" + String.format("%08x", crc.getValue()) + "\n";
-        files.writeAtomically(dir.resolve(FILE_NAME), all.getBytes(StandardCharsets.UTF_8));
+        return all.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Reads what the store holds; a damaged file is refused naming the offset and rule. */
@@ -68,8 +74,9 @@ record StoreDescriptor(Policy policy, Layout layout) {
             f.put(line.substring(0, eq), line.substring(eq + 1));
             offset += line.length() + 1;
         }
+        StoreDescriptor d;
         try {
-            return new StoreDescriptor(new Policy(Unit.valueOf(need(f, "policy.unit")),
+            d = new StoreDescriptor(new Policy(Unit.valueOf(need(f, "policy.unit")),
                     Integer.parseInt(need(f, "policy.blockWidth")),
                     Long.parseLong(need(f, "policy.groupSize")),
                     new ValueWidth(Long.parseLong(need(f, "policy.valueWidth"))),
@@ -80,6 +87,14 @@ record StoreDescriptor(Policy policy, Layout layout) {
         } catch (IllegalArgumentException e) {
             throw new CorruptFileException(file, 0, "descriptor policy is invalid: " + e.getMessage());
         }
+        // One form only: fields in order, each once, nothing else, as write() puts them. A file
+        // that checks out but says the policy another way was not written by this code.
+        byte[] canonical = bytes(d);
+        if (!Arrays.equals(b, canonical)) {
+            throw new CorruptFileException(file, Arrays.mismatch(b, canonical), "descriptor is not in the form this store writes"
+                    + " (fields in order, each once, nothing else)");
+        }
+        return d;
     }
 
     /** The policy as the descriptor names it, for messages. */
