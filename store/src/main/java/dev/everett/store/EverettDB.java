@@ -1017,7 +1017,8 @@ public final class EverettDB implements AutoCloseable {
      *
      * @throws IllegalStateException if the store is closed, or a concurrent {@link #close()}
      *     cancelled the compaction before it completed (as RocksDB's fails with "shutdown in
-     *     progress"): the tree is then as it was before the call
+     *     progress"; close waits for it to stop): its inputs then stay as they were (the flush
+     *     before it stays)
      */
     public void compactRange() {
         compactRange(null, null);
@@ -1037,7 +1038,8 @@ public final class EverettDB implements AutoCloseable {
      * RocksDB accepts it without error.
      *
      * @throws IllegalStateException if the store is closed, or a concurrent {@link #close()}
-     *     cancelled the compaction before it completed: the tree is then as it was before the call
+     *     cancelled the compaction before it completed (close waits for it to stop): its inputs
+     *     then stay as they were (the flush before it stays)
      */
     public void compactRange(byte[] begin, byte[] end) {
         checkOpen();
@@ -1336,6 +1338,16 @@ public final class EverettDB implements AutoCloseable {
             background.stop();
         } catch (RuntimeException e) {
             failure = e;
+        }
+        // A compactRange runs on its caller's thread: stop() cancelled its job, which ends at its
+        // next step. Nothing it reads or writes may be closed under it, so wait until it lets go.
+        stateLock.lock();
+        try {
+            while (manualCompactions > 0) {
+                stateChanged.awaitUninterruptibly();
+            }
+        } finally {
+            stateLock.unlock();
         }
         if (unloggedWrites && backgroundFailure == null && failure == null) {
             try {

@@ -78,6 +78,8 @@ class CompactRangeTest {
         } finally {
             db.close();
         }
+        // close() waits for the cancelled job: nothing of it may run on against a closed tree.
+        assertEquals(0, db.runningCompactions(), "close() returned while compactRange's job still ran");
         compactor.join(10_000);
         assertEquals(false, compactor.isAlive(), "compactRange still running after close");
         assertNotNull(failure.get(), "compactRange returned normally although close cancelled it");
