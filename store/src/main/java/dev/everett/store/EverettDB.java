@@ -597,6 +597,12 @@ public final class EverettDB implements AutoCloseable {
     private RuntimeException switchRequested() {
         refuseAfterFailure();
         if (!view.active.isEmpty()) {
+            // As RocksDB's manual flush (allow_write_stall false): a switch never takes the store
+            // past maxWriteBufferNumber memtables; it waits for a flush in flight, as a write does.
+            while (view.immutables.size() >= options.maxWriteBufferNumber() - 1) {
+                stats.memtableStallNanos.add(awaitBackground());
+                refuseAfterFailure();
+            }
             switchMemTable();
         }
         return null;
