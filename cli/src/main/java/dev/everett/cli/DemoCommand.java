@@ -84,9 +84,13 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
         }
-        Path work = temporary ? Files.createTempDirectory("everett-demo-") : dir;
-        // Ctrl-C (or a kill) ends the JVM without the finally below: the temporary stores go with it.
+        Path work = temporary ? temporaryDirectoryName() : dir;
+        // Ctrl-C (or a kill) ends the JVM without the finally below: the temporary stores go with
+        // it. The hook is in place before the directory exists, so no moment leaves it behind.
         ExitCleanup cleanup = temporary ? ExitCleanup.of(work) : null;
+        if (temporary) {
+            Files.createDirectory(work);
+        }
         out.printf("Everett demo: %,d operations (%d%% inserts, %d%% skewed overwrites, %d%% deletes), Everett format %s, seed %d%n",
                 operations, Workload.INSERT_PERCENT, Workload.OVERWRITE_PERCENT, 100 - Workload.INSERT_PERCENT - Workload.OVERWRITE_PERCENT,
                 policy.format(), seed);
@@ -289,5 +293,17 @@ final class DemoCommand implements Callable<Integer> {
         side.scanned = records;
         side.scannedBytes = bytes;
         progress.update(Math.max(records, expected));
+    }
+
+    /** A fresh name for the demo's temporary stores, as {@link Files#createTempDirectory} would choose, not yet created. */
+    private static Path temporaryDirectoryName() {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        for (;;) {
+            Path p = tmp.resolve("everett-demo-" + Long.toUnsignedString(random.nextLong()));
+            if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return p;
+            }
+        }
     }
 }

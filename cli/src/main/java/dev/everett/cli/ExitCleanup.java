@@ -67,13 +67,28 @@ final class ExitCleanup implements AutoCloseable {
         }
     }
 
-    /** Deletes {@code path}'s tree; the command may still be creating files in it, so a few passes. */
+    /**
+     * Deletes {@code path}'s tree. The command runs on while shutdown hooks run and may still be
+     * creating files in it (or, making a store's directories, the tree again): so passes until it
+     * has stayed gone for a moment, within about a second.
+     */
     private static void deleteQuietly(Path path) {
-        for (int attempt = 0; attempt < 5 && Files.exists(path); attempt++) {
+        for (int attempt = 0; attempt < 50; attempt++) {
+            if (Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                try {
+                    IndexChain.deleteTree(path);
+                } catch (IOException | RuntimeException e) {
+                    // a file was created or removed under the walk: try again
+                }
+                continue;
+            }
             try {
-                IndexChain.deleteTree(path);
-            } catch (IOException | RuntimeException e) {
-                // a file was created or removed under the walk: try again
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                return;
             }
         }
     }
