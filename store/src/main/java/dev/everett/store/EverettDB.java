@@ -764,14 +764,17 @@ public final class EverettDB implements AutoCloseable {
             }
             return values;
         }
-        // One read point for every key: an implicit snapshot, released before returning.
-        Snapshot at = getSnapshot();
+        // One read point for every key: an implicit snapshot, as an iterator takes one. It is not
+        // one of the store's snapshots, so a close meanwhile does not release it under the reads
+        // (which would fail them as reads at a released snapshot the caller never took).
+        Snapshot at = readPoint(DEFAULT_READ, true);
         try (ReadOptions atSnapshot = new ReadOptions().setSnapshot(at)) {
             for (byte[] key : keys) {
                 values.add(get(atSnapshot, key));
             }
         } finally {
-            releaseSnapshot(at);
+            at.view.release();
+            releaseReadPoint(at.seq, false);
         }
         return values;
     }
