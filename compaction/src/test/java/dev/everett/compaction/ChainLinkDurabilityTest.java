@@ -24,24 +24,24 @@ class ChainLinkDurabilityTest {
     Path dir;
 
     /** The real file system, remembering the links made whose directory has not been forced since. */
-    private static final class Links extends ForwardingFiles {
+    private static final class Links extends ForwardingStorageFiles {
         final Set<Path> unforced = new HashSet<>();
 
         @Override
         public synchronized void link(Path link, Path existing) throws IOException {
-            real.link(link, existing);
+            super.link(link, existing);
             unforced.add(link);
         }
 
         @Override
         public synchronized void forceDirectory(Path d) throws IOException {
-            real.forceDirectory(d);
+            super.forceDirectory(d);
             unforced.removeIf(p -> p.getParent().equals(d));
         }
 
         @Override
         public synchronized void delete(Path path) throws IOException {
-            real.delete(path);
+            super.delete(path);
             unforced.remove(path);
         }
     }

@@ -25,7 +25,7 @@ class EditInDoubtTest {
     Path dir;
 
     /** The real file system; once armed, a manifest append writes its record and then fails, and so does every new manifest. */
-    private static final class ForceFails extends ForwardingFiles {
+    private static final class ForceFails extends ForwardingStorageFiles {
         volatile boolean armed;
 
         private static boolean manifest(Path p) {
@@ -34,7 +34,7 @@ class EditInDoubtTest {
 
         @Override
         public void append(Path file, byte[] bytes) throws IOException {
-            real.append(file, bytes);
+            super.append(file, bytes);
             if (armed && manifest(file)) {
                 throw new IOException("injected: force of " + file + " failed after its write");
             }
@@ -45,7 +45,7 @@ class EditInDoubtTest {
             if (armed && manifest(file)) {
                 throw new IOException("injected: cannot write " + file);
             }
-            real.writeNew(file, bytes);
+            super.writeNew(file, bytes);
         }
     }
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.function.BiPredicate;
 
 /** The real file system, except that an operation on a path fails when the test says so. */
-final class FaultyFiles extends ForwardingFiles {
+final class FaultyFiles extends ForwardingStorageFiles {
     /** (operation name, path) → fail? */
     volatile BiPredicate<String, Path> failWhen = (op, p) -> false;
 

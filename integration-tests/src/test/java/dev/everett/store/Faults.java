@@ -1,5 +1,6 @@
 package dev.everett.store;
 
+import dev.everett.compaction.ForwardingStorageFiles;
 import dev.everett.compaction.StorageFiles;
 import dev.everett.integration.FileKinds;
 import java.io.EOFException;
@@ -191,7 +192,7 @@ final class Faults {
     /** The compaction tree's seam (manifest, segment directories) with faults. */
     StorageFiles treeFiles() {
         StorageFiles real = StorageFiles.system();
-        return new StorageFiles() {
+        return new ForwardingStorageFiles(real) {
             @Override
             public void createDirectories(Path dir) throws IOException {
                 maybe(Kind.WRITE_FAILS, dir);
@@ -221,24 +222,9 @@ final class Faults {
             }
 
             @Override
-            public void delete(Path path) throws IOException {
-                real.delete(path);
-            }
-
-            @Override
-            public List<Path> list(Path dir) throws IOException {
-                return real.list(dir);
-            }
-
-            @Override
             public byte[] readAllBytes(Path file) throws IOException {
                 maybe(Kind.SHORT_READ, file);
                 return real.readAllBytes(file);
-            }
-
-            @Override
-            public boolean exists(Path path) {
-                return real.exists(path);
             }
 
             @Override

@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.everett.compaction.StorageFiles;
+import dev.everett.compaction.ForwardingStorageFiles;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -19,8 +18,7 @@ class FlushRoomTest {
     Path dir;
 
     /** The tree's files, with manifest appends held while {@link #hold} is open. */
-    private static final class HeldManifest implements StorageFiles {
-        private final StorageFiles real = StorageFiles.system();
+    private static final class HeldManifest extends ForwardingStorageFiles {
         final CountDownLatch hold = new CountDownLatch(1);
         final CountDownLatch reached = new CountDownLatch(1);
         volatile boolean armed;
@@ -36,47 +34,7 @@ class FlushRoomTest {
                     throw new IOException("interrupted", e);
                 }
             }
-            real.append(file, bytes);
-        }
-
-        @Override
-        public void createDirectories(Path d) throws IOException {
-            real.createDirectories(d);
-        }
-
-        @Override
-        public void writeNew(Path file, byte[] bytes) throws IOException {
-            real.writeNew(file, bytes);
-        }
-
-        @Override
-        public void move(Path from, Path to) throws IOException {
-            real.move(from, to);
-        }
-
-        @Override
-        public void forceDirectory(Path d) throws IOException {
-            real.forceDirectory(d);
-        }
-
-        @Override
-        public void delete(Path path) throws IOException {
-            real.delete(path);
-        }
-
-        @Override
-        public List<Path> list(Path d) throws IOException {
-            return real.list(d);
-        }
-
-        @Override
-        public byte[] readAllBytes(Path file) throws IOException {
-            return real.readAllBytes(file);
-        }
-
-        @Override
-        public boolean exists(Path path) {
-            return real.exists(path);
+            super.append(file, bytes);
         }
     }
 
