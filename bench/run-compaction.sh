@@ -9,7 +9,7 @@
 # Environment: TAG (appended to the raw file names; a tagged run writes under bench/target/runs/),
 # SKIP_BUILD=1 (reuse the jar), JAVA_OPTS (options for the JMH host JVM, e.g. -Djmh.ignoreLock=true).
 # Outputs: docs/benchmarks/raw/compaction-<date>.json and .log (a tagged run: bench/target/runs/
-# compaction-<date>-TAG.*). About 3 minutes on 2 cores.
+# compaction-<date>-TAG.*). About 6 minutes on 2 cores.
 set -euo pipefail
 
 KIND=compaction

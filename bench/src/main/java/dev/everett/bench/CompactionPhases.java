@@ -15,7 +15,9 @@ import java.util.List;
  * last output, then indexing and describing every output) and {@code close}. Prints the median of
  * each phase over the second half of the rounds (the first half is warm-up), in milliseconds,
  * and the outputs' native and index bytes; with {@code --each}, every round's phases too (to see
- * where an outlier's time went).
+ * where an outlier's time went). Code that runs once per output is compiled late (it runs 2 to 25
+ * times a compaction), so take 100 rounds for figures after the JIT has finished
+ * (docs/benchmarks/compaction.md, "Warm-up: the JIT").
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp bench/target/benchmarks.jar \
  *     dev.everett.bench.CompactionPhases ROUNDS [--each]</pre>

@@ -60,17 +60,21 @@ import org.rocksdb.SstFileWriter;
  *
  * The set-up checks once per fork that both sides produce one million keys with the newest values.
  *
- * <p>Steady state, as a long-running host compacts: three forks, each with 20 untimed and 10 timed
+ * <p>Steady state, as a long-running host compacts: three forks, each with 60 untimed and 10 timed
  * compactions, and the heap touched when the JVM starts ({@code -XX:+AlwaysPreTouch}, as
  * Elasticsearch and Cassandra run). A fresh heap's pages cost a fault and zeroing the first time
  * they are allocated into; a compaction allocates 14–27 MB, so the first pass through a 550 MB
  * young generation took about 25 compactions, and until then Everett's times kept falling
- * (docs/benchmarks/compaction.md, "Steady state"). RocksDB's side gets the same settings.
+ * (docs/benchmarks/compaction.md, "Steady state"). The JIT takes longer still: code that runs
+ * once per output (indexing, publishing) is called 2 to 25 times a compaction, and the compiler
+ * was still compiling it until about the 50th compaction, on the one core the benchmark is pinned
+ * to, so a compaction during which it compiled ran up to twice as long (docs/benchmarks/compaction.md,
+ * "Warm-up: the JIT"). RocksDB's side gets the same settings.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Fork(value = 3, jvmArgsAppend = {"-Xms2g", "-Xmx2g", "-XX:+AlwaysPreTouch", "--enable-native-access=ALL-UNNAMED"})
-@Warmup(iterations = 20, batchSize = 1)
+@Warmup(iterations = 60, batchSize = 1)
 @Measurement(iterations = 10, batchSize = 1)
 public class CompactionVsRocksBench {
     public static final int KEYS = 1_000_000;
