@@ -1,5 +1,6 @@
 package dev.everett.segment.fc;
 
+import dev.everett.segment.io.ShortCopy;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -53,10 +54,15 @@ public final class KeySamples {
         int r = (int) retained;
         int n = (int) length;
         int keyLength = r + n;
-        if (running.length < keyLength) {
-            running = Arrays.copyOf(running, Math.max(keyLength, running.length * 2));
+        // Room for a short copy's whole words past the key: the bytes there are never read.
+        if (running.length < keyLength + ShortCopy.MAX) {
+            running = Arrays.copyOf(running, Math.max(keyLength + ShortCopy.MAX, running.length * 2));
         }
-        MemorySegment.copy(literal, ValueLayout.JAVA_BYTE, at, running, r, n);
+        if (n <= ShortCopy.MAX) {
+            ShortCopy.into(literal, at, running, r, n);
+        } else {
+            MemorySegment.copy(literal, ValueLayout.JAVA_BYTE, at, running, r, n);
+        }
         if (untilNext-- == 0) {
             untilNext = k - 1;
             keep(running, keyLength);
