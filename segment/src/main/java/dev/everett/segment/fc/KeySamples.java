@@ -1,5 +1,6 @@
 package dev.everett.segment.fc;
 
+import dev.everett.segment.io.ShortCopy;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
@@ -53,10 +54,15 @@ public final class KeySamples {
         int r = (int) retained;
         int n = (int) length;
         int keyLength = r + n;
-        if (running.length < keyLength) {
-            running = Arrays.copyOf(running, Math.max(keyLength, running.length * 2));
+        // Room for a short copy's whole words past the key: the bytes there are never read.
+        if (running.length < keyLength + ShortCopy.MAX) {
+            running = Arrays.copyOf(running, Math.max(keyLength + ShortCopy.MAX, running.length * 2));
         }
-        MemorySegment.copy(literal, ValueLayout.JAVA_BYTE, at, running, r, n);
+        if (n <= ShortCopy.MAX) {
+            ShortCopy.into(literal, at, running, r, n);
+        } else {
+            MemorySegment.copy(literal, ValueLayout.JAVA_BYTE, at, running, r, n);
+        }
         if (untilNext-- == 0) {
             untilNext = k - 1;
             keep(running, keyLength);
@@ -99,23 +105,35 @@ public final class KeySamples {
 
     /** The samples in order, each key at the start of the buffer, lengths in bytes. */
     public KeySource source() {
+        return source(1);
+    }
+
+    /**
+     * Samples 0, {@code stride}, 2 × {@code stride}, … in order: the keys of records 0, K × stride,
+     * …, which a routing catalog above the one sampling these borrows in turn.
+     */
+    public KeySource source(long stride) {
         if (givenUp) {
             throw new IllegalStateException("the key samples were given up");
         }
+        if (stride < 1) {
+            throw new IllegalArgumentException("stride must be at least 1, got " + stride);
+        }
         return new KeySource() {
-            private int i = -1;
+            /** The sample the next call reads, or {@code count} past the last. */
+            private int following;
             private byte[] key = new byte[64];
             private int length;
 
             @Override
             public boolean next() {
-                if (i + 1 >= count) {
-                    i = count;
+                if (following >= count) {
                     return false;
                 }
-                i++;
-                int from = i == 0 ? 0 : ends[i - 1];
-                length = ends[i] - from;
+                int at = following;
+                following = count - at <= stride ? count : (int) (at + stride);
+                int from = at == 0 ? 0 : ends[at - 1];
+                length = ends[at] - from;
                 if (key.length < length) {
                     key = new byte[Math.max(length, key.length * 2)];
                 }

@@ -22,8 +22,6 @@ public final class FileOutput {
     private static final int FIRST_BUFFER = 1 << 12;
     private static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
     /** Native-order words for short copies, where the order does not matter. */
-    private static final VarHandle WORD = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
-    private static final ValueLayout.OfLong WORD_LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfLong BE64_LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     /** Null while a memory-first output holds everything in {@link #held}. */
@@ -192,24 +190,11 @@ public final class FileOutput {
 
     /** Copies {@code length} bytes of {@code src} from {@code at}. */
     public void write(MemorySegment src, long at, long length) throws IOException {
-        if (length <= 16 && used + 16 <= buffer.length && at + 16 <= src.byteSize()) {
-            // Short literals and values: two word loads and stores. The bytes stored past the
-            // copy land in the buffer's free part, where the next writes go.
-            byte[] b = buffer;
-            int u = used;
-            WORD.set(b, u, src.get(WORD_LAYOUT, at));
-            WORD.set(b, u + 8, src.get(WORD_LAYOUT, at + 8));
-            used = u + (int) length;
-            return;
-        }
-        if (length <= 16 && used + length <= buffer.length) {
-            // Short copies at the end of the source or the buffer: a plain loop beats the general copy's checks.
-            byte[] b = buffer;
-            int u = used;
-            for (int i = 0; i < length; i++) {
-                b[u + i] = src.get(ValueLayout.JAVA_BYTE, at + i);
-            }
-            used = u + (int) length;
+        if (length <= ShortCopy.MAX && used + length <= buffer.length) {
+            // Short literals and values; bytes stored past the copy land in the buffer's free
+            // part, where the next writes go.
+            ShortCopy.into(src, at, buffer, used, (int) length);
+            used += (int) length;
             return;
         }
         while (length > 0) {

@@ -337,9 +337,14 @@ public final class OpenObjects implements AutoCloseable {
         if (secondaryId == null && main != null && main.virtualCount() <= k) {
             return main;
         }
-        Catalog head = index(emptyNative(), main, secondaryId == null ? keptSamples(main) : null, secondaryId, freshId());
+        KeySamples kept = secondaryId == null ? keptSamples(main) : null;
+        Catalog head = index(emptyNative(), main, kept == null ? null : kept.source(), secondaryId, freshId());
+        // Each parent's virtual order is exactly the samples it borrowed (its native is empty and
+        // it has no secondary), so the parent above it samples the kept keys at K times the stride.
+        long stride = k;
         while (head.virtualCount() > k) {
-            head = index(emptyNative(), head, null);
+            head = index(emptyNative(), head, kept == null ? null : kept.source(stride), null, freshId());
+            stride = stride > Long.MAX_VALUE / k ? Long.MAX_VALUE : stride * k;
         }
         return head;
     }
@@ -350,13 +355,13 @@ public final class OpenObjects implements AutoCloseable {
      * this process sealed and has not changed since: its head then samples them without walking
      * every record again (the index bytes are the same). Else null, and the build walks.
      */
-    private KeySource keptSamples(Catalog main) throws IOException {
+    private KeySamples keptSamples(Catalog main) throws IOException {
         if (main == null || main.main != null || main.secondary != null) {
             return null;
         }
         KeySamples samples = WrittenFiles.takeSamples(nativePath(main.nativeId));
         long records = main.nativeReader.recordCount();
-        return samples != null && samples.count() == LittleEndian.ceilDiv(records, policy.groupSize()) ? samples.source() : null;
+        return samples != null && samples.count() == LittleEndian.ceilDiv(records, policy.groupSize()) ? samples : null;
     }
 
     /**

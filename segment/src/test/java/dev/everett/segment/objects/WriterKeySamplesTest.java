@@ -25,7 +25,9 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -96,6 +98,58 @@ class WriterKeySamplesTest {
                 }
             }
         }
+    }
+
+    /**
+     * Every routing level that {@code prepareHead} builds above a just-written native (the first
+     * from the kept samples, each one above from the same samples at K times the stride) is byte
+     * for byte the level built by walking the one below, with up to four levels and sample counts
+     * on and off the powers of K.
+     */
+    @Test
+    void everyRoutingLevelFromTheSamplesIsTheWalkedOne() throws IOException {
+        Random rnd = new Random(0x4EAD5L);
+        int deepest = 0;
+        for (long k : new long[] {3, 7, 15}) {
+            for (int round = 0; round < 5; round++) {
+                boolean encoded = round % 2 == 1;
+                int n = switch (round) {
+                    case 0 -> (int) (k * k * k);
+                    case 1 -> (int) (k * k * k + 1);
+                    case 2 -> (int) (k * k + 1);
+                    default -> 1 + rnd.nextInt(5000);
+                };
+                Policy p = policy(k, 1 + rnd.nextInt(20), encoded ? ValueGrammar.RAW : ValueGrammar.OPTIONAL);
+                byte[][] keys = keys(rnd, n);
+                long valueSeed = rnd.nextLong();
+                ObjectId id = ObjectId.random();
+                List<List<byte[]>> chains = new ArrayList<>();
+                for (boolean sampled : new boolean[] {true, false}) {
+                    Path dir = root.resolve("levels-k" + k + "-" + round + (sampled ? "-sampled" : "-walked"));
+                    try (OpenObjects store = storeAt(dir, p)) {
+                        long[] serial = {1};
+                        store.identities(() -> new ObjectId(0, serial[0]++));
+                        write(store, p, id, keys, encoded, new Random(valueSeed));
+                        if (!sampled) {
+                            assertNotNull(WrittenFiles.takeSamples(store.nativePath(id)), "samples to take away");
+                        }
+                        Catalog head = store.prepareHead(store.index(id, null, null), null);
+                        List<byte[]> levels = new ArrayList<>();
+                        for (Catalog c = head; c != null; c = c.main) {
+                            levels.add(Files.readAllBytes(store.indexPath(c.indexId)));
+                        }
+                        chains.add(levels);
+                    }
+                }
+                String what = "k=" + k + " n=" + n + (encoded ? " encoded" : " put");
+                assertEquals(chains.get(1).size(), chains.get(0).size(), what + ": levels");
+                for (int level = 0; level < chains.get(0).size(); level++) {
+                    assertArrayEquals(chains.get(1).get(level), chains.get(0).get(level), what + ": level " + level + " from the head");
+                }
+                deepest = Math.max(deepest, chains.get(0).size());
+            }
+        }
+        assertTrue(deepest >= 4, "a chain of at least three routing levels above the bottom, got " + deepest + " levels");
     }
 
     @Test
