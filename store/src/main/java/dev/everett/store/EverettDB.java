@@ -1036,8 +1036,9 @@ public final class EverettDB implements AutoCloseable {
     /**
      * Compacts the keys in {@code [begin, end]} (both inclusive; null: unbounded on that side) into
      * the bottom of the tree, as RocksDB's {@code compactRange(begin, end)} with a forced
-     * bottommost compaction: first a {@link #flush()}, then every segment holding a key of the
-     * range merged into the bottom level with tombstones and every value they hide dropped, with
+     * bottommost compaction: first a {@link #flush()} if a memtable holds a key of the range (as
+     * RocksDB's, which flushes only then), then every segment holding a key of the range merged
+     * into the bottom level with tombstones and every value they hide dropped, with
      * the segments that must move with them (level-0 segments overlapping those taken, and on each
      * level below the segments overlapping everything taken above). Segments outside the range
      * stay where they are; the whole-run layout, whose runs each span every key, compacts every
@@ -1057,7 +1058,9 @@ public final class EverettDB implements AutoCloseable {
         }
         byte[] lo = begin == null ? null : begin.clone();
         byte[] hi = end == null ? null : end.clone();
-        flush();
+        if (memTablesHoldKeyIn(lo, hi)) {
+            flush();
+        }
         stateLock.lock();
         try {
             manualCompactions++;
@@ -1075,6 +1078,24 @@ public final class EverettDB implements AutoCloseable {
                 stateLock.unlock();
             }
         }
+    }
+
+    /**
+     * Whether the active memtable or one waiting for its flush holds a key of {@code [lo, hi]}: as
+     * RocksDB's {@code CompactRange}, a manual compaction flushes first only then, and a range
+     * the memtables do not reach leaves them as they are.
+     */
+    private boolean memTablesHoldKeyIn(byte[] lo, byte[] hi) {
+        ReadView v = view;
+        if (v.active.holdsKeyIn(lo, hi)) {
+            return true;
+        }
+        for (MemTable m : v.immutables) {
+            if (m.holdsKeyIn(lo, hi)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -314,6 +314,12 @@ final class MemTable {
         return index.ceiling(key, inclusive);
     }
 
+    /** Whether the table holds a key in {@code [lo, hi]} (null: unbounded on that side). */
+    boolean holdsKeyIn(byte[] lo, byte[] hi) {
+        Chain c = lo == null ? first() : ceiling(lo, true);
+        return c != null && (hi == null || Arrays.compareUnsigned(c.key, hi) <= 0);
+    }
+
     /** The chain of the last key ≤ {@code key} (< if not {@code inclusive}), or null. */
     Chain floor(byte[] key, boolean inclusive) {
         return index.floor(key, inclusive);

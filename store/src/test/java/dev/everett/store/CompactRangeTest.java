@@ -48,6 +48,33 @@ class CompactRangeTest {
     }
 
     /**
+     * As RocksDB's, a manual compaction flushes first only if a memtable holds a key of its range:
+     * one outside it stays in the memtable, and one inside it (a tombstone too) is flushed and
+     * compacted with the range.
+     */
+    @Test
+    void flushesOnlyWhenAMemTableHoldsAKeyOfTheRange() {
+        try (EverettDB db = EverettDB.open(dir.resolve("db"), new DBOptions().setDisableAutoCompactions(true))) {
+            db.put(new byte[] {'a'}, new byte[] {1});
+            db.put(new byte[] {'b'}, new byte[] {2});
+            db.flush();
+            db.put(new byte[] {'x'}, new byte[] {24});
+            db.compactRange(new byte[] {'a'}, new byte[] {'b'});
+            assertEquals("0", db.getProperty("everett.num-files-at-level0"), "x stayed in the memtable: no flush");
+            assertEquals("1", db.getProperty("everett.num-files-at-level1"));
+            assertEquals(24, db.get(new byte[] {'x'})[0]);
+            db.compactRange(new byte[] {'c'}, new byte[] {'w'});
+            assertEquals("0", db.getProperty("everett.num-files-at-level0"), "nothing of [c, w] anywhere: no flush");
+            db.delete(new byte[] {'b'});
+            db.compactRange(new byte[] {'b'}, new byte[] {'b'});
+            assertEquals("0", db.getProperty("everett.num-files-at-level0"), "the memtable held b's tombstone: flushed and compacted");
+            assertEquals(null, db.get(new byte[] {'b'}));
+            assertEquals(24, db.get(new byte[] {'x'})[0]);
+            assertEquals("2", db.getProperty("everett.estimate-num-keys"), "a and x; b's tombstone was dropped with the value it hid");
+        }
+    }
+
+    /**
      * Close cancels a running {@code compactRange()}; the caller must learn that its compaction
      * did not happen (RocksDB's fails with "shutdown in progress"), not see it return as if the
      * range were compacted. The rate limiter keeps the compaction running until close.
