@@ -2,6 +2,7 @@ package dev.everett.compaction;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -97,9 +98,10 @@ public final class ManualCompactions {
     private static Optional<CompactionPlan> plan(Version v, List<SegmentMeta> inputs, int output) {
         long tombstones = 0;
         boolean allAtOutput = true;
+        Set<SegmentMeta> atOutput = v.layout() == Layout.PARTITIONED && output > 0 ? new HashSet<>(v.level(output)) : Set.of();
         for (SegmentMeta s : inputs) {
             tombstones += s.tombstones();
-            allAtOutput &= v.layout() == Layout.PARTITIONED ? output > 0 && v.level(output).contains(s) : inputs.size() == 1;
+            allAtOutput &= v.layout() == Layout.PARTITIONED ? atOutput.contains(s) : inputs.size() == 1;
         }
         if (allAtOutput && tombstones == 0) {
             return Optional.empty();
