@@ -39,6 +39,12 @@ final class EverettTree implements LsmTree {
     private final Set<ObjectId> compacting = new HashSet<>();
     /** Versions not yet released (closed with the tree), and the chain directories among {@link #holders}. */
     private final Set<VersionCore> live = new HashSet<>();
+    /**
+     * Segments (not chains) that some live version holds, kept with {@link #holders}: read without
+     * the tree's monitor, which an edit holds while it appends to the manifest, so that a store's
+     * statistics do not wait for the append.
+     */
+    private volatile int liveSegments;
     private final Set<ObjectId> chainIds = new HashSet<>();
     /** Deletions that failed (an I/O error), retried after the next edit and on open. */
     private final Set<ObjectId> pendingDeletes = new HashSet<>();
@@ -191,11 +197,13 @@ final class EverettTree implements LsmTree {
     private void install(VersionCore core) {
         core.references++;
         live.add(core);
-        for (ObjectId id : core.held()) {
-            holders.merge(id, 1, Integer::sum);
-        }
         if (core.levels.chain() != null) {
-            chainIds.add(core.levels.chain().id());
+            chainIds.add(core.levels.chain().id()); // before the holds below, which count segments apart from chains
+        }
+        for (ObjectId id : core.held()) {
+            if (holders.merge(id, 1, Integer::sum) == 1 && !chainIds.contains(id)) {
+                liveSegments++;
+            }
         }
         VersionCore old = current;
         current = core;
@@ -220,6 +228,9 @@ final class EverettTree implements LsmTree {
         for (ObjectId id : core.held()) {
             if (holders.merge(id, -1, Integer::sum) == 0) {
                 holders.remove(id);
+                if (!chainIds.contains(id)) {
+                    liveSegments--;
+                }
                 pendingDeletes.add(id);
             }
         }
@@ -555,14 +566,8 @@ final class EverettTree implements LsmTree {
     }
 
     @Override
-    public synchronized int liveSegmentCount() {
-        int n = 0;
-        for (ObjectId id : holders.keySet()) {
-            if (!chainIds.contains(id)) {
-                n++;
-            }
-        }
-        return n;
+    public int liveSegmentCount() {
+        return liveSegments;
     }
 
     SegmentFiles segments() {
