@@ -1037,7 +1037,8 @@ public final class EverettDB implements AutoCloseable {
      * Compacts the keys in {@code [begin, end]} (both inclusive; null: unbounded on that side) into
      * the bottom of the tree, as RocksDB's {@code compactRange(begin, end)} with a forced
      * bottommost compaction: first a {@link #flush()} if a memtable holds a key of the range (as
-     * RocksDB's, which flushes only then), then every segment holding a key of the range merged
+     * RocksDB's does for a range bounded on both sides; for a half-open one it flushes whatever
+     * the memtables hold), then every segment holding a key of the range merged
      * into the bottom level with tombstones and every value they hide dropped, with
      * the segments that must move with them (level-0 segments overlapping those taken, and on each
      * level below the segments overlapping everything taken above). Segments outside the range
@@ -1081,9 +1082,10 @@ public final class EverettDB implements AutoCloseable {
     }
 
     /**
-     * Whether the active memtable or one waiting for its flush holds a key of {@code [lo, hi]}: as
-     * RocksDB's {@code CompactRange}, a manual compaction flushes first only then, and a range
-     * the memtables do not reach leaves them as they are.
+     * Whether the active memtable or one waiting for its flush holds a key of {@code [lo, hi]}: a
+     * manual compaction flushes first only then, and a range the memtables do not reach leaves
+     * them as they are. RocksDB's {@code CompactRange} makes the same check for a range bounded
+     * on both sides, and flushes for every half-open one; the data compacted is the same.
      */
     private boolean memTablesHoldKeyIn(byte[] lo, byte[] hi) {
         ReadView v = view;

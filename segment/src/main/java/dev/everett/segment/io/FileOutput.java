@@ -21,7 +21,6 @@ public final class FileOutput {
     private static final int MAX_BUFFER = 1 << 16;
     private static final int FIRST_BUFFER = 1 << 12;
     private static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-    /** Native-order words for short copies, where the order does not matter. */
     private static final ValueLayout.OfLong BE64_LAYOUT = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     /** Null while a memory-first output holds everything in {@link #held}. */
