@@ -58,8 +58,8 @@ public final class KeySamples {
         if (running.length < keyLength + ShortCopy.MAX) {
             running = Arrays.copyOf(running, Math.max(keyLength + ShortCopy.MAX, running.length * 2));
         }
-        if (n <= ShortCopy.MAX) {
-            ShortCopy.into(literal, at, running, r, n);
+        if (n <= ShortCopy.MAX && at + ShortCopy.MAX <= literal.byteSize()) {
+            ShortCopy.words(literal, at, running, r);
         } else {
             MemorySegment.copy(literal, ValueLayout.JAVA_BYTE, at, running, r, n);
         }

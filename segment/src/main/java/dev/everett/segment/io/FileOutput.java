@@ -189,11 +189,21 @@ public final class FileOutput {
 
     /** Copies {@code length} bytes of {@code src} from {@code at}. */
     public void write(MemorySegment src, long at, long length) throws IOException {
-        if (length <= ShortCopy.MAX && used + length <= buffer.length) {
-            // Short literals and values; bytes stored past the copy land in the buffer's free
-            // part, where the next writes go.
-            ShortCopy.into(src, at, buffer, used, (int) length);
+        if (length <= ShortCopy.MAX && used + ShortCopy.MAX <= buffer.length && at + ShortCopy.MAX <= src.byteSize()) {
+            // Short literals and values. The bytes stored past the copy land in the buffer's
+            // free part, where the next writes go.
+            ShortCopy.words(src, at, buffer, used);
             used += (int) length;
+            return;
+        }
+        if (length <= ShortCopy.MAX && used + length <= buffer.length) {
+            // Short copies at the end of the source or the buffer: a plain loop beats the general copy's checks.
+            byte[] b = buffer;
+            int u = used;
+            for (int i = 0; i < length; i++) {
+                b[u + i] = src.get(ValueLayout.JAVA_BYTE, at + i);
+            }
+            used = u + (int) length;
             return;
         }
         while (length > 0) {
