@@ -22,6 +22,12 @@ public final class TemporaryFiles {
         return target.resolveSibling("." + target.getFileName() + MARK + Long.toHexString(ThreadLocalRandom.current().nextLong()));
     }
 
+    /** True if {@code file}'s name is one {@link #beside} gives for {@code target}. */
+    public static boolean isTemporaryOf(Path file, Path target) {
+        Path name = file.getFileName();
+        return name != null && name.toString().startsWith("." + target.getFileName() + MARK) && isTemporary(file);
+    }
+
     /** True if {@code file}'s name is one {@link #beside} gives. */
     public static boolean isTemporary(Path file) {
         Path name = file.getFileName();

@@ -21,6 +21,9 @@ class TemporaryFilesTest {
         assertNotEquals(a, b, "two writers of one target get two names");
         assertTrue(TemporaryFiles.isTemporary(a));
         assertTrue(TemporaryFiles.isTemporary(Path.of(".x.filter.tmp-5eed0")));
+        assertTrue(TemporaryFiles.isTemporaryOf(a, target));
+        assertFalse(TemporaryFiles.isTemporaryOf(TemporaryFiles.beside(target.resolveSibling("other.kv")), target), "another target's");
+        assertFalse(TemporaryFiles.isTemporaryOf(target, target), "the target itself");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.everett.cli;
 
 import dev.everett.api.Policy;
+import dev.everett.api.TemporaryFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -145,8 +146,8 @@ final class DemoCommand implements Callable<Integer> {
      * never a part of one; a failure names the file.
      */
     private void writeResults(DemoResult result, Path chartFile) throws IOException {
-        Path reportTmp = report.toAbsolutePath().resolveSibling("." + report.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
-        Path chartTmp = chartFile.toAbsolutePath().resolveSibling("." + chartFile.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+        Path reportTmp = TemporaryFiles.beside(report.toAbsolutePath());
+        Path chartTmp = TemporaryFiles.beside(chartFile.toAbsolutePath());
         Path writing = report;
         try {
             Files.writeString(reportTmp, result.markdown(chartFile.getFileName().toString()));

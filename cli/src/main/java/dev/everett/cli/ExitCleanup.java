@@ -30,10 +30,9 @@ final class ExitCleanup implements AutoCloseable {
      */
     static ExitCleanup temporariesBeside(Path target) {
         Path dir = target.toAbsolutePath().getParent();
-        String prefix = "." + target.getFileName() + ".tmp-";
         return new ExitCleanup(() -> {
             try (Stream<Path> files = Files.list(dir)) {
-                for (Path p : files.filter(p -> p.getFileName().toString().startsWith(prefix) && TemporaryFiles.isTemporary(p)).toList()) {
+                for (Path p : files.filter(p -> TemporaryFiles.isTemporaryOf(p, target)).toList()) {
                     deleteQuietly(p);
                 }
             } catch (IOException | RuntimeException e) {

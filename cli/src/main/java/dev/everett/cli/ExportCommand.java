@@ -1,5 +1,6 @@
 package dev.everett.cli;
 
+import dev.everett.api.TemporaryFiles;
 import dev.everett.store.EverettDB;
 import dev.everett.store.EverettIterator;
 import java.io.IOException;
@@ -38,7 +39,7 @@ final class ExportCommand extends StoreCommand {
             }
             // Written under a temporary name and given its own only when whole: a failure or an
             // interrupt leaves no partial SST (which ingest would refuse, and a rerun would not overwrite).
-            Path tmp = sst.toAbsolutePath().resolveSibling("." + sst.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+            Path tmp = TemporaryFiles.beside(sst.toAbsolutePath());
             try (ExitCleanup cleanup = ExitCleanup.of(tmp)) {
                 writer.open(tmp.toString());
                 ExitCleanup.pauseForTests();

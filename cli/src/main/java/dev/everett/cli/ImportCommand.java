@@ -1,6 +1,7 @@
 package dev.everett.cli;
 
 import dev.everett.api.DurableDirectories;
+import dev.everett.api.TemporaryFiles;
 import dev.everett.store.EverettDB;
 import dev.everett.store.WriteBatch;
 import dev.everett.store.WriteOptions;
@@ -76,7 +77,7 @@ final class ImportCommand implements Callable<Integer> {
                 if (Files.exists(out) && !Files.isDirectory(out)) {
                     throw new CliException(out + ": exists and is not a directory");
                 }
-                building = out.toAbsolutePath().resolveSibling("." + out.getFileName() + ".tmp-" + Long.toHexString(System.nanoTime()));
+                building = TemporaryFiles.beside(out.toAbsolutePath());
             }
             try (ExitCleanup cleanup = create ? ExitCleanup.of(building) : null) {
                 try (EverettDB db = create ? access.create(spec, building) : access.openExisting(spec, out); Batches batches = new Batches(db)) {
