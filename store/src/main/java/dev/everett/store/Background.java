@@ -177,9 +177,10 @@ final class Background {
         }
     }
 
-
-    /** Drives one job to its end, rate-limited; installs its version or, cancelled, leaves nothing behind. */
-    /** Runs {@code job} to its end and installs its outputs; false if close cancelled it first. */
+    /**
+     * Drives one job to its end, rate-limited, and installs its version; false if close cancelled
+     * it first, which leaves nothing behind.
+     */
     private boolean run(CompactionJob job, CompactionPlan plan) throws IOException {
         StoreStats stats = db.stats();
         long t = System.nanoTime();

@@ -43,6 +43,17 @@ class FlushRoomTest {
         }
     }
 
+    /** A thread running {@code db.flush()}, which leaves what it throws in {@code failure}. */
+    private static Thread flushInBackground(EverettDB db, AtomicReference<Throwable> failure) {
+        return Thread.ofPlatform().start(() -> {
+            try {
+                db.flush();
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+    }
+
     private static String immutables(EverettDB db) {
         return db.getProperty("everett.stats").lines().filter(l -> l.contains("immutable waiting for flush")).findFirst().orElseThrow();
     }
@@ -61,13 +72,7 @@ class FlushRoomTest {
             db.put(new byte[] {2}, new byte[] {2});
             files.armed = true;
             AtomicReference<Throwable> flush = new AtomicReference<>();
-            Thread a = Thread.ofPlatform().start(() -> {
-                try {
-                    db.flush();
-                } catch (Throwable t) {
-                    flush.set(t);
-                }
-            });
+            Thread a = flushInBackground(db, flush);
             files.reached.await();
             try {
                 CompletableFuture<String> stats = CompletableFuture.supplyAsync(() -> db.getProperty("everett.stats"));
@@ -94,23 +99,11 @@ class FlushRoomTest {
             db.put(new byte[] {1}, new byte[] {1});
             files.armed = true;
             AtomicReference<Throwable> first = new AtomicReference<>();
-            Thread a = Thread.ofPlatform().start(() -> {
-                try {
-                    db.flush();
-                } catch (Throwable t) {
-                    first.set(t);
-                }
-            });
+            Thread a = flushInBackground(db, first);
             files.reached.await();
             db.put(new byte[] {2}, new byte[] {2}); // fits the active memtable
             AtomicReference<Throwable> second = new AtomicReference<>();
-            Thread b = Thread.ofPlatform().start(() -> {
-                try {
-                    db.flush();
-                } catch (Throwable t) {
-                    second.set(t);
-                }
-            });
+            Thread b = flushInBackground(db, second);
             long deadline = System.nanoTime() + 5_000_000_000L;
             while (db.stats().memtableStallNanos.sum() == 0 && b.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(1);
