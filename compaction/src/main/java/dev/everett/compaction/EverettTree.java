@@ -1,11 +1,14 @@
 package dev.everett.compaction;
 
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.ObjectId;
+import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.TemporaryFiles;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueMerger;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,6 +35,8 @@ final class EverettTree implements LsmTree {
     private final StorageFiles files;
     private final SegmentFiles segments;
     private final Path chains;
+    /** Opened with {@link LsmTree#openReadOnly}: nothing is written. */
+    private final boolean readOnly;
     private Manifest manifest;
     private VersionCore current;
     /** Versions alive (current or referenced) holding each segment or chain directory. */
@@ -52,23 +57,39 @@ final class EverettTree implements LsmTree {
     /** Set when a manifest append failed and the rollover after it too: no further edits. */
     private IOException broken;
 
-    private EverettTree(Path dir, TreeOptions options, SegmentFiles segments) {
+    private EverettTree(Path dir, TreeOptions options, StorageFiles files, SegmentFiles segments, boolean readOnly) {
         this.dir = dir;
         this.options = options;
-        this.files = options.files();
+        this.files = files;
         this.segments = segments;
         this.chains = dir.resolve(CHAINS);
+        this.readOnly = readOnly;
     }
 
-    static EverettTree open(Path dir, TreeOptions options, RecoveryCheck check) throws IOException {
+    /**
+     * Opens the tree in {@code dir}. Read-only, it writes nothing: the directory must hold a tree
+     * already, the manifest is replayed but not rolled over, files no edit names are left where
+     * they are, segments are read without key filters (a missing one would have to be written,
+     * and an existing one may be stale), and a lost whole-run chain is refused instead of rebuilt.
+     */
+    static EverettTree open(Path dir, TreeOptions options, RecoveryCheck check, boolean readOnly) throws IOException {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(check, "check");
         StorageFiles files = options.files();
+        ObjectStoreOptions store = options.store();
+        if (readOnly) {
+            files = new ReadOnlyFiles(files, dir);
+            store = store.withFilters(FilterPolicy.none());
+            if (!files.exists(dir.resolve(Manifest.CURRENT))) {
+                throw new NoSuchFileException(dir.resolve(Manifest.CURRENT).toString(), null,
+                        "no tree to open read-only (a tree's first read-write open writes its manifest)");
+            }
+        }
         files.createDirectories(dir);
         Manifest.Replayed replayed = Manifest.replay(files, dir, options.layout());
-        SegmentFiles segments = SegmentFiles.open(dir.resolve(SEGMENTS), options.policy(), options.store(), files);
-        EverettTree tree = new EverettTree(dir, options, segments);
+        SegmentFiles segments = SegmentFiles.open(dir.resolve(SEGMENTS), options.policy(), store, files);
+        EverettTree tree = new EverettTree(dir, options, files, segments, readOnly);
         boolean ok = false;
         try {
             files.createDirectories(tree.chains);
@@ -92,15 +113,21 @@ final class EverettTree implements LsmTree {
                     replayed.levels().hostState().clone(), replayed.tornTail());
             Levels levels = replayed.levels();
             WholeRunChain.State chain = levels.chain();
+            if (chain != null && !files.exists(WholeRunChain.directory(tree.chains, chain.id())) && readOnly) {
+                throw new NoSuchFileException(WholeRunChain.directory(tree.chains, chain.id()).toString(), null,
+                        "the whole-run chain the manifest names is missing; a read-write open rebuilds it from the runs");
+            }
             if (chain != null && !files.exists(WholeRunChain.directory(tree.chains, chain.id()))) {
                 // The chain is derived from the runs: rebuild a lost one rather than refuse the tree.
                 chain = WholeRunChain.build(segments, tree.chains, null, List.of(), runs(levels));
                 levels = new Levels(levels.layout(), levels.levels(), levels.hostState(), levels.number(), chain);
             }
-            VersionCore core = VersionCore.open(levels, segments, tree.chains, options::filtersAt);
+            VersionCore core = VersionCore.open(levels, segments, tree.chains, tree::filtersAt);
             tree.install(core);
-            tree.manifest = Manifest.create(files, dir, replayed.manifestNumber(), replayed.file(), levels.snapshot(levels.number()));
-            tree.deleteUnnamed();
+            if (!readOnly) {
+                tree.manifest = Manifest.create(files, dir, replayed.manifestNumber(), replayed.file(), levels.snapshot(levels.number()));
+                tree.deleteUnnamed();
+            }
             ok = true;
             return tree;
         } finally {
@@ -274,7 +301,7 @@ final class EverettTree implements LsmTree {
             throw new IOException("the manifest could not be rewritten after an earlier failure; reopen the tree", broken);
         }
         Levels next = current.levels.apply(edit);
-        VersionCore core = VersionCore.open(next, segments, chains, options::filtersAt);
+        VersionCore core = VersionCore.open(next, segments, chains, this::filtersAt);
         try {
             manifest.append(edit);
         } catch (IOException | RuntimeException e) {
@@ -306,6 +333,7 @@ final class EverettTree implements LsmTree {
     @Override
     public List<SegmentMeta> flush(SortedEntries entries, byte[] hostState) throws IOException {
         requireOpen();
+        requireWritable("flush");
         long target = options.layout() == Layout.PARTITIONED ? options.targetFileBytes() : Long.MAX_VALUE;
         List<SegmentMeta> metas = segments.flush(entries, target, null, options.filtersAt(0));
         WholeRunChain.State chain = null;
@@ -366,11 +394,15 @@ final class EverettTree implements LsmTree {
     @Override
     public synchronized void recordHostState(byte[] hostState) throws IOException {
         Objects.requireNonNull(hostState, "hostState");
+        requireWritable("record a host state");
         commit(new Edit(nextEditNumber(), false, null, hostState.clone(), List.of(), List.of(), null));
     }
 
     @Override
     public Optional<CompactionPlan> pickCompaction() {
+        if (readOnly) {
+            return Optional.empty(); // nothing may be compacted
+        }
         try (Version v = current()) {
             Set<ObjectId> busy;
             synchronized (this) {
@@ -392,6 +424,7 @@ final class EverettTree implements LsmTree {
         TreeVersion held;
         synchronized (this) {
             requireOpen();
+            requireWritable("compact");
             check(plan, current.levels);
             for (SegmentMeta m : plan.inputs()) {
                 compacting.add(m.id());
@@ -578,6 +611,22 @@ final class EverettTree implements LsmTree {
         if (closed) {
             throw new IllegalStateException("tree closed: " + dir);
         }
+    }
+
+    private void requireWritable(String what) {
+        if (readOnly) {
+            throw new UnsupportedOperationException("tree " + dir + " is open read-only: cannot " + what);
+        }
+    }
+
+    @Override
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    /** The key filters of segments at {@code level}: none when read-only (see {@link #open}). */
+    private FilterPolicy filtersAt(int level) {
+        return readOnly ? FilterPolicy.none() : options.filtersAt(level);
     }
 
     @Override

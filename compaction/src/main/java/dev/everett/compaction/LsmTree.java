@@ -43,7 +43,7 @@ import dev.everett.api.ValueMerger;
 public interface LsmTree extends AutoCloseable {
     /** Opens (creating if needed) the tree in {@code dir}. */
     static LsmTree open(Path dir, TreeOptions options) throws IOException {
-        return EverettTree.open(dir, options, RecoveryCheck.NONE);
+        return EverettTree.open(dir, options, RecoveryCheck.NONE, false);
     }
 
     /**
@@ -51,8 +51,28 @@ public interface LsmTree extends AutoCloseable {
      * state before anything is written: a refusal leaves every file as it was.
      */
     static LsmTree open(Path dir, TreeOptions options, RecoveryCheck check) throws IOException {
-        return EverettTree.open(dir, options, check);
+        return EverettTree.open(dir, options, check, false);
     }
+
+    /**
+     * Opens the existing tree in {@code dir} for reading only, as RocksDB's {@code OpenForReadOnly}:
+     * nothing in the directory is created, written, renamed or deleted. The manifest is replayed
+     * (a torn tail is dropped in memory, not cut off), the segments it names are opened, files no
+     * edit names are left for the next read-write open to sweep, and segments are read without
+     * their key filters (a missing or stale filter would have to be written; lookups give the same
+     * answers without them, only absent keys cost more). {@link #flush}, {@link #recordHostState}
+     * and {@link #compact} throw {@link UnsupportedOperationException}; {@link #pickCompaction()}
+     * finds nothing. {@code check} may refuse the replayed state, as for {@link #open}.
+     *
+     * @throws java.nio.file.NoSuchFileException if {@code dir} holds no tree, or a whole-run
+     *         tree's chain is missing (a read-write open rebuilds it)
+     */
+    static LsmTree openReadOnly(Path dir, TreeOptions options, RecoveryCheck check) throws IOException {
+        return EverettTree.open(dir, options, check, true);
+    }
+
+    /** True if opened with {@link #openReadOnly}. */
+    boolean readOnly();
 
     Path directory();
 
