@@ -31,7 +31,7 @@ final class ExportCommand extends StoreCommand {
         }
         OutputFile.check("--sst", sst);
         long records = 0;
-        try (EverettDB d = openExisting(); EverettIterator it = d.newIterator();
+        try (EverettDB d = openReadOnly(); EverettIterator it = d.newIterator();
              EnvOptions env = new EnvOptions(); Options options = new Options(); SstFileWriter writer = new SstFileWriter(env, options)) {
             it.seekToFirst();
             if (!it.isValid()) {

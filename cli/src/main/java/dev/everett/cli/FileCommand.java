@@ -36,8 +36,11 @@ abstract class FileCommand extends SegmentFileCommand {
         return store;
     }
 
-    /** Opens the target store, under the policy it records (or the one {@code access} names). */
+    /**
+     * Opens the target store for reading only (these commands read), under the policy it records
+     * (or the one {@code access} names).
+     */
     EverettDB openStore(StoreAccess access) {
-        return access.openExisting(spec, target);
+        return access.openReadOnly(spec, target);
     }
 }

@@ -32,7 +32,7 @@ final class ScanCommand extends StoreCommand {
         if (limit < -1) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--limit must be ≥ 0");
         }
-        try (EverettDB d = openExisting()) {
+        try (EverettDB d = openReadOnly()) {
             StoreReads.print(d, arg("--from", from), arg("--to", to), reverse, limit, style, out());
         }
         return 0;

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 final class StatsCommand extends StoreCommand {
     @Override
     public Integer call() {
-        try (EverettDB d = openExisting()) {
+        try (EverettDB d = openReadOnly()) {
             out().print(d.getProperty("everett.stats"));
             out().println("estimated live keys: " + d.getProperty("everett.estimate-num-keys"));
         }

@@ -37,6 +37,19 @@ final class StoreAccess {
 
     /** Opens an existing store; a directory that holds none is an error. */
     EverettDB openExisting(CommandLine.Model.CommandSpec spec, Path dir) {
+        return open(spec, dir, false);
+    }
+
+    /**
+     * Opens an existing store for reading only ({@link EverettDB#openReadOnly}): the commands that
+     * only read leave the store's files exactly as they were (no recovery flush, no manifest
+     * rollover, no cleanup) and may run beside each other, though not beside a writer.
+     */
+    EverettDB openReadOnly(CommandLine.Model.CommandSpec spec, Path dir) {
+        return open(spec, dir, true);
+    }
+
+    private EverettDB open(CommandLine.Model.CommandSpec spec, Path dir, boolean readOnly) {
         if (!Files.exists(dir)) {
             throw new UncheckedIOException(new NoSuchFileException(dir.toString()));
         }
@@ -44,7 +57,8 @@ final class StoreAccess {
             throw new CliException(dir + ": not an Everett store (no STORE file)");
         }
         if (format != null || w != null || k != null) {
-            return EverettDB.open(dir, new DBOptions().setCreateIfMissing(false).setPolicy(policy(spec)));
+            DBOptions named = new DBOptions().setCreateIfMissing(false).setPolicy(policy(spec));
+            return readOnly ? EverettDB.openReadOnly(dir, named) : EverettDB.open(dir, named);
         }
         DBOptions recorded;
         try {
@@ -52,7 +66,7 @@ final class StoreAccess {
         } catch (IOException e) {
             throw new CliException(dir + ": cannot read the store's descriptor: " + e.getMessage());
         }
-        return EverettDB.open(dir, recorded);
+        return readOnly ? EverettDB.openReadOnly(dir, recorded) : EverettDB.open(dir, recorded);
     }
 
     /**

@@ -23,6 +23,11 @@ abstract class StoreCommand implements Callable<Integer> {
         return access.openExisting(spec, db);
     }
 
+    /** Opens the store for a command that only reads it: its files stay as they are. */
+    EverettDB openReadOnly() {
+        return access.openReadOnly(spec, db);
+    }
+
     PrintWriter out() {
         return spec.commandLine().getOut();
     }

@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "verify", mixinStandardHelpOptions = true,
         description = {"Checks segment files and stores in full.",
             "Files: checksums, framing, key order, the Elias-Fano directory and each file's index chain. Stores: "
-                + "opening (descriptor, logs), a walk of every live record both ways, and each segment file. One line "
+                + "opening read-only (descriptor, manifest, logs; nothing in the store is changed), a walk of every live "
+                + "record both ways, and each segment file. One line "
                 + "per file: OK, CORRUPT (the file, offset and rule) or ERROR (the check could not be made, as for a "
                 + "missing file). Exit code 1 unless all are OK."})
 final class VerifyCommand implements Callable<Integer> {
@@ -72,13 +73,13 @@ final class VerifyCommand implements Callable<Integer> {
     }
 
     /**
-     * Opens the store (which checks its descriptor and replays its logs), walks its live records
-     * forward and back, then checks every segment file under it in full. Returns the number of
-     * failures, each printed with the file it names.
+     * Opens the store read-only (which checks its descriptor and manifest and replays its logs,
+     * writing nothing), walks its live records forward and back, then checks every segment file
+     * under it in full. Returns the number of failures, each printed with the file it names.
      */
     private int verifyStore(Path dir, PrintWriter out) {
         int failed = 0;
-        try (EverettDB db = access.openExisting(spec, dir)) {
+        try (EverettDB db = access.openReadOnly(spec, dir)) {
             long records = StoreReads.countBothWays(db);
             out.println(dir + ": OK: store opens, " + records + " live records read forward and back");
         } catch (Exception e) {

@@ -99,6 +99,46 @@ class StoreCommandsTest {
         assertEquals("value29\n", Cli.run("get", db, "key9").out());
     }
 
+    /** The commands that only read open the store read-only: not one file, name or byte changes. */
+    @Test
+    void readingCommandsLeaveTheStoreAsItIs() throws Exception {
+        Path db = dir.resolve("db");
+        try (EverettDB d = EverettDB.open(db)) {
+            for (int i = 0; i < 50; i++) {
+                d.put(("key" + i).getBytes(), ("value" + i).getBytes());
+            }
+            d.flush();
+            d.put("logged".getBytes(), "only in the log".getBytes()); // replayed (and flushed) by a read-write open
+        }
+        java.util.Map<String, byte[]> before = contents(db);
+        for (String[] command : new String[][] {{"get", "logged"}, {"scan"}, {"dump"}, {"stats"}, {"verify"}}) {
+            String[] args = new String[command.length + 1];
+            args[0] = command[0];
+            args[1] = db.toString();
+            System.arraycopy(command, 1, args, 2, command.length - 1);
+            Cli.Result r = Cli.run((Object[]) args);
+            assertEquals(0, r.exit(), r.toString());
+            java.util.Map<String, byte[]> after = contents(db);
+            assertEquals(before.keySet(), after.keySet(), command[0] + " changed the store's files");
+            for (String k : before.keySet()) {
+                assertTrue(java.util.Arrays.equals(before.get(k), after.get(k)), command[0] + " changed " + k);
+            }
+        }
+        assertEquals("only in the log\n", Cli.run("get", db, "logged").out());
+        assertTrue(Cli.run("stats", db).out().contains("(read-only)"));
+    }
+
+    /** Every path under {@code root}, directories included, with each file's bytes. */
+    private static java.util.Map<String, byte[]> contents(Path root) throws java.io.IOException {
+        java.util.Map<String, byte[]> out = new java.util.TreeMap<>();
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path p : s.toList()) {
+                out.put(root.relativize(p).toString(), Files.isRegularFile(p) ? Files.readAllBytes(p) : new byte[0]);
+            }
+        }
+        return out;
+    }
+
     @Test
     void verifyNamesACorruptSegmentOfAStore() throws Exception {
         Path db = dir.resolve("db");

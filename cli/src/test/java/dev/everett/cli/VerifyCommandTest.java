@@ -113,7 +113,7 @@ class VerifyCommandTest {
             assertEquals(1, r.exit(), r.toString());
             assertTrue(r.out().contains(good + ": OK"), r.toString());
             assertTrue(r.out().contains(missing + ": ERROR: no such file: " + missing + "\n"), r.toString());
-            assertTrue(r.out().contains(db + ": ERROR: store at " + db + " is already open"), r.toString());
+            assertTrue(r.out().contains(db + ": ERROR: store at " + db + " is open for writing"), r.toString());
             assertTrue(!r.out().contains("CORRUPT"), r.toString());
             assertTrue(r.err().contains("everett verify: 2 checks failed"), r.toString());
         }

@@ -66,8 +66,13 @@ public final class EverettDB implements AutoCloseable {
     private final DBOptions options;
     private final StoreFiles files;
     private final Policy policy;
+    /** The LOCK file's channel and lock (read-write opens); null when read-only, which holds {@link #sharedLock}. */
     private final FileChannel lockChannel;
     private final FileLock lock;
+    /** Opened with {@link #openReadOnly}: reads only, nothing written; see there. */
+    private final boolean readOnly;
+    /** A read-only open's share of the LOCK file (null if the store has none). */
+    private final ReadOnlyLock sharedLock;
     private final StoreStats stats = new StoreStats();
 
     // Commit queue: guards the queue, sequence allocation and the closed flag.
@@ -133,20 +138,74 @@ public final class EverettDB implements AutoCloseable {
      * @throws UncheckedIOException     the file system failed
      */
     public static EverettDB open(Path dir, DBOptions options) {
+        return open(dir, options, false);
+    }
+
+    /**
+     * Opens the existing store in {@code dir} for reading only, as RocksDB's
+     * {@code openReadOnly}: gets, iterators, snapshots and properties see the store as it was
+     * closed (or as a crash left it), and nothing in the directory is created, written, renamed
+     * or deleted. The write-ahead logs are replayed into a memtable in memory (a torn tail is
+     * dropped there, not cut off the file, and reported by {@code everett.stats}), nothing is
+     * flushed, no background work runs, and segments are read without their key filters (answers
+     * are the same; lookups of absent keys cost more). Writes, {@link #flush()} and
+     * {@link #compactRange()} throw {@link UnsupportedOperationException}.
+     *
+     * <p>Any number of read-only opens may share a store, in this process or others; a
+     * read-write open excludes them and they exclude it (they share its {@code LOCK} file), so
+     * what they read cannot change or be deleted under them. A store copied without its
+     * {@code LOCK} file opens without one.
+     *
+     * @throws IllegalArgumentException {@code dir} holds no store, or an option is invalid
+     * @throws PolicyMismatchException  the store was created with another policy or layout
+     * @throws IllegalStateException    the store is open for writing (in this or another process)
+     * @throws UncheckedIOException     the file system failed, or a file the store needs is missing
+     */
+    public static EverettDB openReadOnly(Path dir, DBOptions options) {
+        return open(dir, options, true);
+    }
+
+    private static EverettDB open(Path dir, DBOptions options, boolean readOnly) {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
         options.validate();
         try {
-            return new EverettDB(dir, options);
+            return new EverettDB(dir, options, readOnly);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open store at " + dir + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot open store at " + dir + (readOnly ? " read-only" : "") + ": " + e.getMessage(), e);
         }
     }
 
-    private EverettDB(Path dir, DBOptions options) throws IOException {
+    private EverettDB(Path dir, DBOptions options, boolean readOnly) throws IOException {
         this.dir = dir;
         this.options = options;
         this.files = options.storeFiles();
+        this.readOnly = readOnly;
+        if (readOnly) {
+            if (!files.exists(dir.resolve(StoreDescriptor.FILE_NAME))) {
+                throw new IllegalArgumentException("openReadOnly: " + dir + " holds no store (no " + StoreDescriptor.FILE_NAME + " file)");
+            }
+            this.lockChannel = null;
+            this.lock = null;
+            this.sharedLock = ReadOnlyLock.acquire(dir);
+            boolean ok = false;
+            try {
+                this.policy = openDescriptor(options);
+                this.tree = LsmTree.openReadOnly(dir.resolve(TREE_DIR), Background.treeOptions(options), this::checkRecoveredTree);
+                replayInMemory();
+                this.background = null;
+                ok = true;
+            } finally {
+                if (!ok) {
+                    if (tree != null) {
+                        tree.close();
+                    }
+                    sharedLock.release();
+                }
+            }
+            return;
+        }
+        this.sharedLock = null;
         if (!Files.isDirectory(dir)) {
             if (!options.createIfMissing()) {
                 throw new IllegalArgumentException("createIfMissing: " + dir + " does not exist and createIfMissing is false");
@@ -162,7 +221,7 @@ public final class EverettDB implements AutoCloseable {
         }
         if (l == null) {
             lockChannel.close();
-            throw new IllegalStateException("store at " + dir + " is already open (its LOCK file is held)");
+            throw new IllegalStateException("store at " + dir + " is already open (its LOCK file is held, by a read-write or read-only open)");
         }
         this.lock = l;
         boolean ok = false;
@@ -195,7 +254,7 @@ public final class EverettDB implements AutoCloseable {
     private Policy openDescriptor(DBOptions options) throws IOException {
         Path file = dir.resolve(StoreDescriptor.FILE_NAME);
         if (files.exists(file)) {
-            if (options.errorIfExists()) {
+            if (options.errorIfExists() && !readOnly) {
                 throw new IllegalArgumentException("errorIfExists: a store already exists at " + dir);
             }
             StoreDescriptor stored = StoreDescriptor.read(files, dir);
@@ -285,24 +344,9 @@ public final class EverettDB implements AutoCloseable {
                 }
             }
         }
-        logs.sort((a, b) -> Long.compare(WriteAheadLog.numberOf(a), WriteAheadLog.numberOf(b)));
         MemTable replayed = new MemTable(0);
         List<LogReplay.Result> results = new ArrayList<>();
-        long seq = state.lastSeq();
-        for (int i = 0; i < logs.size(); i++) {
-            Path p = logs.get(i);
-            LogReplay.Result r = LogReplay.replay(files, p, seq,
-                    (firstSeq, count, data, off, len) -> apply(replayed, null, firstSeq, count, data, off, len));
-            if (r.droppedBytes() > 0) {
-                if (i != logs.size() - 1) {
-                    throw new CorruptFileException(p, r.validBytes(), "log ends in a torn record but a later log ("
-                            + logs.get(i + 1).getFileName() + ") exists; logs are forced before the next is started, so this is damage, not a crash");
-                }
-                files.truncate(p, r.validBytes());
-            }
-            seq = r.lastSeq();
-            results.add(r);
-        }
+        long seq = replay(logs, state.lastSeq(), replayed, results, true);
         this.recovery = List.copyOf(results);
         this.nextLogNumber = Math.max(maxLog + 1, 1);
         this.log = WriteAheadLog.create(files, dir, nextLogNumber++);
@@ -319,6 +363,58 @@ public final class EverettDB implements AutoCloseable {
             }
         }
         this.view = new ReadView(new MemTable(log.number()), List.of(), tree.current());
+    }
+
+    /**
+     * A read-only open's recovery: the logs the tree's last flush did not cover, replayed into the
+     * memtable reads see. Unlike {@link #recover()} it leaves every log as it is: older logs are
+     * not deleted, a torn tail is not cut off, no new log is started and nothing is flushed.
+     */
+    private void replayInMemory() throws IOException {
+        HostState state;
+        try (Version v = tree.current()) {
+            state = HostState.decode(v.hostState(), dir.resolve(TREE_DIR));
+        }
+        List<Path> logs = new ArrayList<>();
+        for (Path p : files.list(dir)) {
+            if (WriteAheadLog.numberOf(p) >= state.minLogNumber()) {
+                logs.add(p);
+            }
+        }
+        MemTable replayed = new MemTable(0);
+        List<LogReplay.Result> results = new ArrayList<>();
+        long seq = replay(logs, state.lastSeq(), replayed, results, false);
+        this.recovery = List.copyOf(results);
+        this.lastAllocatedSeq = seq;
+        this.lastPublishedSeq = seq;
+        this.view = new ReadView(replayed, List.of(), tree.current());
+    }
+
+    /**
+     * Replays {@code logs} in log-number order into {@code into}, starting after sequence number
+     * {@code seq}, adding what each held to {@code results}; returns the last sequence number. A
+     * torn tail is the write in flight at a crash only in the newest log (elsewhere it is damage,
+     * refused); {@code cut} cuts it off the file (a read-write open), otherwise it is only dropped.
+     */
+    private long replay(List<Path> logs, long seq, MemTable into, List<LogReplay.Result> results, boolean cut) throws IOException {
+        logs.sort((a, b) -> Long.compare(WriteAheadLog.numberOf(a), WriteAheadLog.numberOf(b)));
+        for (int i = 0; i < logs.size(); i++) {
+            Path p = logs.get(i);
+            LogReplay.Result r = LogReplay.replay(files, p, seq,
+                    (firstSeq, count, data, off, len) -> apply(into, null, firstSeq, count, data, off, len));
+            if (r.droppedBytes() > 0) {
+                if (i != logs.size() - 1) {
+                    throw new CorruptFileException(p, r.validBytes(), "log ends in a torn record but a later log ("
+                            + logs.get(i + 1).getFileName() + ") exists; logs are forced before the next is started, so this is damage, not a crash");
+                }
+                if (cut) {
+                    files.truncate(p, r.validBytes());
+                }
+            }
+            seq = r.lastSeq();
+            results.add(r);
+        }
+        return seq;
     }
 
     // ---------------------------------------------------------------- writes
@@ -369,6 +465,7 @@ public final class EverettDB implements AutoCloseable {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
         checkOpen();
+        requireWritable("write");
         if (options.sync() && options.disableWAL()) {
             throw new IllegalArgumentException("WriteOptions: sync writes need the write-ahead log (sync and disableWAL are both set)");
         }
@@ -999,6 +1096,7 @@ public final class EverettDB implements AutoCloseable {
      */
     public void flush() {
         checkOpen();
+        requireWritable("flush");
         commit(new PendingWrite(null, false, false));
         long target;
         stateLock.lock();
@@ -1054,6 +1152,7 @@ public final class EverettDB implements AutoCloseable {
      */
     public void compactRange(byte[] begin, byte[] end) {
         checkOpen();
+        requireWritable("compact");
         if (begin != null && end != null && Arrays.compareUnsigned(begin, end) > 0) {
             return;
         }
@@ -1162,7 +1261,7 @@ public final class EverettDB implements AutoCloseable {
 
     private String statsReport(ReadView v) {
         StringBuilder s = new StringBuilder();
-        s.append("store: ").append(dir).append('\n');
+        s.append("store: ").append(dir).append(readOnly ? " (read-only)" : "").append('\n');
         s.append("policy: ").append(StoreDescriptor.describe(policy)).append(", layout ").append(options.levelLayout()).append('\n');
         s.append("sequence: ").append(lastPublishedSeq).append('\n');
         s.append("level  files  bytes\n");
@@ -1185,7 +1284,11 @@ public final class EverettDB implements AutoCloseable {
         s.append(String.format("stalls: %d slowdowns (%s), stopped %s on level 0, %s on memtables%n", stats.slowdowns.sum(),
                 StoreStats.millis(stats.slowdownNanos.sum()), StoreStats.millis(stats.stopNanos.sum()),
                 StoreStats.millis(stats.memtableStallNanos.sum())));
-        s.append("write-ahead log: ").append(log.path().getFileName()).append(", ").append(log.bytesWritten()).append(" bytes\n");
+        if (readOnly) {
+            s.append("write-ahead log: none (open read-only: the logs were replayed in memory)\n");
+        } else {
+            s.append("write-ahead log: ").append(log.path().getFileName()).append(", ").append(log.bytesWritten()).append(" bytes\n");
+        }
         for (LogReplay.Result r : recovery) {
             s.append("recovered ").append(r.file().getFileName()).append(": ").append(r.batches()).append(" batches");
             if (r.zeroTail()) {
@@ -1219,7 +1322,7 @@ public final class EverettDB implements AutoCloseable {
 
     /** Compactions running now. */
     int runningCompactions() {
-        return background.running();
+        return readOnly ? 0 : background.running();
     }
 
     /** What the last open replayed from each log. */
@@ -1350,6 +1453,10 @@ public final class EverettDB implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (readOnly) {
+            closeReadOnly();
+            return;
+        }
         commitLock.lock();
         try {
             if (closed) {
@@ -1389,15 +1496,7 @@ public final class EverettDB implements AutoCloseable {
                 backgroundFailure = e;
             }
         }
-        for (Snapshot s : List.copyOf(snapshots)) {
-            releaseSnapshot(s);
-        }
-        stateLock.lock();
-        try {
-            view.release();
-        } finally {
-            stateLock.unlock();
-        }
+        releaseReadState();
         try {
             if (!logFailed) {
                 log.force();
@@ -1415,6 +1514,40 @@ public final class EverettDB implements AutoCloseable {
         if (failure != null) {
             throw new UncheckedIOException("closing store at " + dir + " failed: " + failure,
                     failure instanceof IOException io ? io : new IOException(failure));
+        }
+    }
+
+    /** Close of a read-only store: nothing to wait for, force or flush. */
+    private void closeReadOnly() {
+        commitLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        } finally {
+            commitLock.unlock();
+        }
+        releaseReadState();
+        try {
+            tree.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("closing store at " + dir + " failed: " + e, e);
+        } finally {
+            sharedLock.release();
+        }
+    }
+
+    /** At close: the snapshots still open and the current view, so the tree's versions can go. */
+    private void releaseReadState() {
+        for (Snapshot s : List.copyOf(snapshots)) {
+            releaseSnapshot(s);
+        }
+        stateLock.lock();
+        try {
+            view.release();
+        } finally {
+            stateLock.unlock();
         }
     }
 
@@ -1467,6 +1600,17 @@ public final class EverettDB implements AutoCloseable {
         if (closed) {
             throw closedError();
         }
+    }
+
+    private void requireWritable(String what) {
+        if (readOnly) {
+            throw new UnsupportedOperationException("EverettDB at " + dir + " is open read-only: cannot " + what);
+        }
+    }
+
+    /** True if opened with {@link #openReadOnly}. */
+    public boolean isReadOnly() {
+        return readOnly;
     }
 
     private IllegalStateException closedError() {

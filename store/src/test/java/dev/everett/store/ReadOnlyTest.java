@@ -1,0 +1,283 @@
+package dev.everett.store;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.everett.api.Policy;
+import dev.everett.api.PolicyMismatchException;
+import dev.everett.compaction.Layout;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@link EverettDB#openReadOnly}: what the store held (segments and the logs' unflushed writes),
+ * every write refused, not one byte, name or directory changed, and the LOCK file shared with
+ * other read-only opens but not with a read-write one.
+ */
+class ReadOnlyTest {
+    @TempDir(factory = MemoryTempDir.class)
+    Path dir;
+
+    static byte[] b(String s) {
+        return s.getBytes(UTF_8);
+    }
+
+    private static DBOptions options(Layout layout) {
+        return new DBOptions().setLevelLayout(layout).setBloomBitsPerKey(10).setWriteBufferSize(4096)
+                .setLevel0FileNumCompactionTrigger(2);
+    }
+
+    /** Every path under {@code root} (directories too), with each file's bytes. */
+    private static Map<String, byte[]> files(Path root) throws IOException {
+        Map<String, byte[]> out = new TreeMap<>();
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path p : s.toList()) {
+                out.put(root.relativize(p).toString(), Files.isRegularFile(p) ? Files.readAllBytes(p) : new byte[0]);
+            }
+        }
+        return out;
+    }
+
+    private static void assertUnchanged(Map<String, byte[]> before, Path root) throws IOException {
+        Map<String, byte[]> after = files(root);
+        Set<String> added = new TreeSet<>(after.keySet());
+        added.removeAll(before.keySet());
+        Set<String> removed = new TreeSet<>(before.keySet());
+        removed.removeAll(after.keySet());
+        assertEquals("added [] removed []", "added " + added + " removed " + removed, "paths the read-only open changed");
+        for (String k : before.keySet()) {
+            assertArrayEquals(before.get(k), after.get(k), k);
+        }
+    }
+
+    /**
+     * A store of flushed segments (several, compacted on the way) and writes only its log holds,
+     * with a model of what reads should see.
+     */
+    private static TreeMap<String, String> fill(Path db, Layout layout) {
+        TreeMap<String, String> model = new TreeMap<>();
+        try (EverettDB d = EverettDB.open(db, options(layout))) {
+            for (int i = 0; i < 600; i++) {
+                String k = String.format("k%04d", (i * 7) % 500);
+                String v = "v" + i + "-".repeat(i % 13);
+                d.put(b(k), b(v));
+                model.put(k, v);
+            }
+            d.flush();
+            for (int i = 0; i < 500; i += 9) {
+                String k = String.format("k%04d", i);
+                d.delete(b(k));
+                model.remove(k);
+            }
+            d.put(b("logged-only"), b("in the log"));
+            model.put("logged-only", "in the log");
+        }
+        return model;
+    }
+
+    private static void assertReads(EverettDB d, TreeMap<String, String> model) {
+        for (Map.Entry<String, String> e : model.entrySet()) {
+            assertArrayEquals(b(e.getValue()), d.get(b(e.getKey())), e.getKey());
+        }
+        assertNull(d.get(b("k0000")), "deleted");
+        assertNull(d.get(b("absent")));
+        List<String> forward = new ArrayList<>();
+        List<String> backward = new ArrayList<>();
+        try (EverettIterator it = d.newIterator()) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                forward.add(new String(it.key(), UTF_8));
+                assertArrayEquals(b(model.get(forward.getLast())), it.value());
+            }
+            for (it.seekToLast(); it.isValid(); it.prev()) {
+                backward.add(new String(it.key(), UTF_8));
+            }
+        }
+        assertEquals(List.copyOf(model.keySet()), forward);
+        assertEquals(List.copyOf(model.descendingKeySet()), backward);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void readsWhatTheStoreHeldAndWritesNothing(Layout layout) throws IOException {
+        Path db = dir.resolve("db");
+        TreeMap<String, String> model = fill(db, layout);
+        Map<String, byte[]> before = files(db);
+        try (EverettDB d = EverettDB.openReadOnly(db, options(layout))) {
+            assertTrue(d.isReadOnly());
+            assertReads(d, model);
+            Snapshot s = d.getSnapshot();
+            try (EverettIterator it = d.newIterator(new ReadOptions().setSnapshot(s))) {
+                it.seek(b("logged-only"));
+                assertArrayEquals(b("in the log"), it.value());
+            }
+            d.releaseSnapshot(s);
+            String stats = d.getProperty("everett.stats");
+            assertTrue(stats.contains("(read-only)") && stats.contains("recovered "), stats);
+            assertEquals(0, d.runningCompactions());
+            for (Runnable refused : List.<Runnable>of(
+                    () -> d.put(b("k"), b("v")),
+                    () -> d.delete(b("k0001")),
+                    () -> d.singleDelete(b("k0001")),
+                    () -> d.write(new WriteOptions(), new WriteBatch().put(b("a"), b("b"))),
+                    d::flush,
+                    d::compactRange,
+                    () -> d.compactRange(b("a"), b("z")))) {
+                UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, refused::run);
+                assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+            }
+            assertReads(d, model);
+        }
+        assertUnchanged(before, db);
+        try (EverettDB d = EverettDB.open(db, options(layout))) {
+            assertFalse(d.isReadOnly());
+            assertReads(d, model);
+        }
+    }
+
+    @Test
+    void aTornLogTailIsDroppedInMemoryAndTheLogLeftAsItIs() throws IOException {
+        Path db = dir.resolve("torn");
+        Path log;
+        try (EverettDB d = EverettDB.open(db)) {
+            for (int i = 0; i < 10; i++) {
+                d.put(b("k" + i), b("v" + i));
+            }
+        }
+        try (Stream<Path> s = Files.list(db)) {
+            log = s.filter(p -> WriteAheadLog.numberOf(p) >= 0).max(Path::compareTo).orElseThrow();
+        }
+        try (FileChannel ch = FileChannel.open(log, StandardOpenOption.WRITE)) {
+            ch.truncate(ch.size() - 3);
+        }
+        Map<String, byte[]> before = files(db);
+        try (EverettDB d = EverettDB.openReadOnly(db, new DBOptions())) {
+            assertNull(d.get(b("k9")), "the torn last write is gone");
+            assertArrayEquals(b("v8"), d.get(b("k8")));
+            assertEquals(9, d.getLatestSequenceNumber());
+            LogReplay.Result r = d.recovery().stream().filter(x -> x.file().equals(log)).findFirst().orElseThrow();
+            assertTrue(d.getProperty("everett.stats").contains("torn tail of " + r.droppedBytes() + " bytes"), d.getProperty("everett.stats"));
+        }
+        assertUnchanged(before, db);
+    }
+
+    @Test
+    void readOnlyOpensShareTheLockAndExcludeAWriter() throws IOException {
+        Path db = dir.resolve("locked");
+        try (EverettDB writer = EverettDB.open(db)) {
+            writer.put(b("k"), b("v"));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> EverettDB.openReadOnly(db, new DBOptions()));
+            assertTrue(e.getMessage().contains("open for writing"), e.getMessage());
+        }
+        EverettDB first = EverettDB.openReadOnly(db, new DBOptions());
+        try (EverettDB second = EverettDB.openReadOnly(db, new DBOptions());
+             EverettDB third = EverettDB.openReadOnly(db.resolve("..").resolve("locked"), new DBOptions())) {
+            assertArrayEquals(b("v"), second.get(b("k")));
+            assertArrayEquals(b("v"), third.get(b("k")));
+            assertThrows(IllegalStateException.class, () -> EverettDB.open(db));
+            first.close();
+            assertThrows(IllegalStateException.class, () -> EverettDB.open(db), "two read-only opens still hold the store");
+            assertArrayEquals(b("v"), second.get(b("k")), "closing one read-only open leaves the others");
+        }
+        try (EverettDB writer = EverettDB.open(db)) {
+            writer.put(b("k"), b("w"));
+        }
+    }
+
+    /** The same exclusion between processes: the LOCK file's shared and exclusive locks are the operating system's. */
+    @Test
+    void readOnlyOpensInAnotherProcessExcludeAWriterHereAndTheOtherWayRound() throws Exception {
+        Path db = dir.resolve("processes");
+        try (EverettDB d = EverettDB.open(db)) {
+            d.put(b("k"), b("v"));
+        }
+        Process reader = holder(db, "ro");
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> EverettDB.open(db));
+            assertTrue(e.getMessage().contains("already open"), e.getMessage());
+            try (EverettDB here = EverettDB.openReadOnly(db, new DBOptions())) {
+                assertArrayEquals(b("v"), here.get(b("k")), "read-only opens in two processes share the store");
+            }
+        } finally {
+            release(reader);
+        }
+        Process writer = holder(db, "rw");
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> EverettDB.openReadOnly(db, new DBOptions()));
+            assertTrue(e.getMessage().contains("open for writing"), e.getMessage());
+        } finally {
+            release(writer);
+        }
+        try (EverettDB d = EverettDB.open(db)) {
+            assertArrayEquals(b("v"), d.get(b("k")));
+        }
+    }
+
+    /** A child JVM holding {@code db} open ({@link LockHolder}), returned once it says so. */
+    private static Process holder(Path db, String mode) throws IOException {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(), db.toString(), mode)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), UTF_8))) {
+            String line = in.readLine();
+            if (!"R".equals(line)) {
+                p.destroyForcibly();
+                throw new IllegalStateException("the child holding " + db + " (" + mode + ") did not open it: " + line);
+            }
+        }
+        return p;
+    }
+
+    private static void release(Process p) throws Exception {
+        p.getOutputStream().close();
+        if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IllegalStateException("the child holding the store did not exit");
+        }
+        assertEquals(0, p.exitValue(), "the child closed the store cleanly");
+    }
+
+    @Test
+    void aDirectoryWithoutAStoreIsRefusedAndNothingIsCreated() throws IOException {
+        Path missing = dir.resolve("missing");
+        assertThrows(IllegalArgumentException.class, () -> EverettDB.openReadOnly(missing, new DBOptions()));
+        assertFalse(Files.exists(missing));
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EverettDB.openReadOnly(empty, new DBOptions()));
+        assertTrue(e.getMessage().contains("holds no store"), e.getMessage());
+        try (Stream<Path> s = Files.list(empty)) {
+            assertEquals(0, s.count(), "not even a LOCK file");
+        }
+    }
+
+    @Test
+    void anotherPolicyIsRefusedAndTheLockReleased() throws IOException {
+        Path db = dir.resolve("policy");
+        try (EverettDB d = EverettDB.open(db)) {
+            d.put(b("k"), b("v"));
+        }
+        assertThrows(PolicyMismatchException.class, () -> EverettDB.openReadOnly(db, new DBOptions().setPolicy(Policy.stringPolicy())));
+        assertThrows(PolicyMismatchException.class, () -> EverettDB.openReadOnly(db, new DBOptions().setLevelLayout(Layout.WHOLE_RUN)));
+        try (EverettDB d = EverettDB.open(db)) {
+            assertArrayEquals(b("v"), d.get(b("k")), "a refused read-only open left no lock behind");
+        }
+    }
+}
