@@ -50,7 +50,8 @@ final class StoreKeys {
      * {@link #offset} writes, so that a partition has one key and no two records claim it.
      *
      * @throws IllegalArgumentException if {@code key} is not {@code offset/<topic>/<partition>} with
-     *         a legal topic name (1 to 249 ASCII letters, digits, '.', '_' and '-') and a partition
+     *         a legal topic name (1 to 249 ASCII letters, digits, '.', '_' and '-', not "." or
+     *         "..", as Kafka's {@code Topic.validate}) and a partition
      *         number in its canonical decimal form (0 to 2^31 − 1, no sign, no leading zero)
      */
     static TopicPartition partitionOfOffset(byte[] key) {
@@ -70,6 +71,9 @@ final class StoreKeys {
                 throw new IllegalArgumentException("committed-offset key offset/" + name + ": byte " + (OFFSET_PREFIX.length + i)
                         + " (0x" + Integer.toHexString(c) + ") cannot be in a topic name (ASCII letters, digits, '.', '_' and '-')");
             }
+        }
+        if (topic.equals(".") || topic.equals("..")) {
+            throw new IllegalArgumentException("committed-offset key offset/" + name + ": Kafka refuses the topic names '.' and '..'");
         }
         if (topic.length() > MAX_TOPIC_LENGTH) {
             throw new IllegalArgumentException("committed-offset key offset/" + name + ": a topic name is at most " + MAX_TOPIC_LENGTH
