@@ -1,0 +1,124 @@
+package dev.everett.bench;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * What the kernel charges a compaction for its files, apart from any engine's code: writing a
+ * new file of a compaction's output size in 64 KiB {@code pwrite}s (the size the segment writer's
+ * buffer grows to; RocksDB's writer issues calls of the same order), with and without an
+ * {@code fallocate} first (RocksDB preallocates its outputs), and reading a file of an input's
+ * size through a fresh mapping (the first pass pays the page-table set-up, the second does not,
+ * closing the arena unmaps). Prints the median of the rounds after the first half, in ms.
+ * Context for docs/benchmarks/compaction.md ("The kernel's share").
+ *
+ * <pre>java --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar dev.everett.bench.KernelCosts [DIR] [BYTES] [ROUNDS]</pre>
+ *
+ * DIR defaults to /dev/shm (where the compaction benchmark writes), BYTES to 104,112,960 (the
+ * native bytes of the benchmark's outputs), ROUNDS to 20.
+ */
+public final class KernelCosts {
+    private static final int CHUNK = 1 << 16;
+    private static final String[] NAMES = {"write", "fallocate", "write after fallocate", "delete", "map and CRC (first pass)", "CRC (pages mapped)", "unmap"};
+
+    private KernelCosts() {
+    }
+
+    public static void main(String[] args) throws Throwable {
+        Path dir = Path.of(args.length > 0 ? args[0] : "/dev/shm");
+        long bytes = args.length > 1 ? Long.parseLong(args[1]) : 104_112_960L;
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 20;
+        Linker linker = Linker.nativeLinker();
+        MethodHandle open = linker.downcallHandle(linker.defaultLookup().find("open").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+        MethodHandle fallocate = linker.downcallHandle(linker.defaultLookup().find("fallocate").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+        MethodHandle close = linker.downcallHandle(linker.defaultLookup().find("close").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
+        for (int i = 0; i < CHUNK; i++) {
+            chunk.put(i, (byte) (i * 31 + 7));
+        }
+        double[][] t = new double[NAMES.length][rounds];
+        for (int r = 0; r < rounds; r++) {
+            Path plain = dir.resolve("kernel-costs-plain.tmp");
+            Path prealloc = dir.resolve("kernel-costs-falloc.tmp");
+            long t0 = System.nanoTime();
+            write(plain, bytes, chunk);
+            long t1 = System.nanoTime();
+            try (Arena a = Arena.ofConfined()) {
+                int fd = (int) open.invokeExact(a.allocateFrom(create(prealloc).toString()), 1 /* O_WRONLY */);
+                int rc = (int) fallocate.invokeExact(fd, 1 /* FALLOC_FL_KEEP_SIZE */, 0L, bytes);
+                int closed = (int) close.invokeExact(fd);
+                if (fd < 0 || rc != 0 || closed != 0) {
+                    throw new IllegalStateException("fallocate on " + prealloc + " failed (fd " + fd + ", rc " + rc + ")");
+                }
+            }
+            long t2 = System.nanoTime();
+            write(prealloc, bytes, chunk);
+            long t3 = System.nanoTime();
+            Files.delete(prealloc);
+            long t4 = System.nanoTime();
+            long t5;
+            long t6;
+            long t7;
+            try (FileChannel ch = FileChannel.open(plain, StandardOpenOption.READ)) {
+                Arena arena = Arena.ofShared();
+                long s0 = System.nanoTime();
+                MemorySegment m = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes, arena);
+                CRC32C first = new CRC32C();
+                first.update(m.asByteBuffer());
+                t5 = System.nanoTime();
+                CRC32C second = new CRC32C();
+                second.update(m.asByteBuffer());
+                t6 = System.nanoTime();
+                if (first.getValue() != second.getValue()) {
+                    throw new IllegalStateException("two CRCs of one mapping differ");
+                }
+                arena.close();
+                t7 = System.nanoTime();
+                t[4][r] = (t5 - s0) / 1e6;
+                t[5][r] = (t6 - t5) / 1e6;
+                t[6][r] = (t7 - t6) / 1e6;
+            }
+            Files.delete(plain);
+            t[0][r] = (t1 - t0) / 1e6;
+            t[1][r] = (t2 - t1) / 1e6;
+            t[2][r] = (t3 - t2) / 1e6;
+            t[3][r] = (t4 - t3) / 1e6;
+        }
+        System.out.printf("%s, %,d bytes, median of rounds %d..%d, ms:%n", dir, bytes, rounds / 2, rounds - 1);
+        for (int p = 0; p < NAMES.length; p++) {
+            double[] x = Arrays.copyOfRange(t[p], rounds / 2, rounds);
+            Arrays.sort(x);
+            System.out.printf("  %-26s %7.2f  (%.2f..%.2f)%n", NAMES[p], x[x.length / 2], x[0], x[x.length - 1]);
+        }
+    }
+
+    private static Path create(Path p) throws java.io.IOException {
+        Files.deleteIfExists(p);
+        return Files.createFile(p);
+    }
+
+    private static void write(Path p, long bytes, ByteBuffer chunk) throws java.io.IOException {
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+            for (long at = 0; at < bytes; at += CHUNK) {
+                ByteBuffer b = chunk.duplicate().clear().limit((int) Math.min(CHUNK, bytes - at));
+                while (b.hasRemaining()) {
+                    ch.write(b, at + b.position());
+                }
+            }
+        }
+    }
+}
