@@ -24,11 +24,20 @@ import java.util.Objects;
  * sealed, counts as checked: its writer computed the CRC from the bytes it wrote. Turning it off
  * skips the natives' check (a damaged payload may then answer wrongly until {@code verify()}).
  *
+ * <p><b>Read-only.</b> A read-only store changes nothing under its root: the root and its
+ * descriptor must exist already ({@link java.nio.file.NoSuchFileException} otherwise), a chain
+ * uses its key filters only if every one it needs is present and made for its native's bytes
+ * (otherwise the chain is read without filters: same answers, absent keys cost more; a store that
+ * writes would build the missing filter instead), and every call that writes ({@code newSegment},
+ * {@code nativePath}, {@code index}, {@code prepareHead}, {@code indexSegment}, {@code delete})
+ * throws {@link UnsupportedOperationException}.
+ *
  * @param filters           the key filters kept beside each native
  * @param routingCacheBytes memory per open chain for decoded routing samples; 0 for none
  * @param verifyChecksums   check each native's body CRC32C before its first read
+ * @param readOnly          change nothing under the store's root
  */
-public record ObjectStoreOptions(FilterPolicy filters, long routingCacheBytes, boolean verifyChecksums) {
+public record ObjectStoreOptions(FilterPolicy filters, long routingCacheBytes, boolean verifyChecksums, boolean readOnly) {
     /** The default routing cache per open chain: 2 MiB. */
     public static final long DEFAULT_ROUTING_CACHE_BYTES = 2L << 20;
 
@@ -37,6 +46,11 @@ public record ObjectStoreOptions(FilterPolicy filters, long routingCacheBytes, b
         if (routingCacheBytes < 0) {
             throw new IllegalArgumentException("routing cache bytes must be 0 or more, got " + routingCacheBytes);
         }
+    }
+
+    /** Options of a store that writes (the form before {@code readOnly} existed). */
+    public ObjectStoreOptions(FilterPolicy filters, long routingCacheBytes, boolean verifyChecksums) {
+        this(filters, routingCacheBytes, verifyChecksums, false);
     }
 
     /** Options with checked reads (the form before {@code verifyChecksums} existed). */
@@ -49,19 +63,24 @@ public record ObjectStoreOptions(FilterPolicy filters, long routingCacheBytes, b
      * {@value #DEFAULT_ROUTING_CACHE_BYTES} bytes per chain, checked reads.
      */
     public static ObjectStoreOptions defaults() {
-        return new ObjectStoreOptions(FilterPolicy.none(), DEFAULT_ROUTING_CACHE_BYTES, true);
+        return new ObjectStoreOptions(FilterPolicy.none(), DEFAULT_ROUTING_CACHE_BYTES, true, false);
     }
 
     public ObjectStoreOptions withFilters(FilterPolicy f) {
-        return new ObjectStoreOptions(f, routingCacheBytes, verifyChecksums);
+        return new ObjectStoreOptions(f, routingCacheBytes, verifyChecksums, readOnly);
     }
 
     public ObjectStoreOptions withRoutingCacheBytes(long bytes) {
-        return new ObjectStoreOptions(filters, bytes, verifyChecksums);
+        return new ObjectStoreOptions(filters, bytes, verifyChecksums, readOnly);
     }
 
     /** The same options with natives' body checksums checked before their first read, or not. */
     public ObjectStoreOptions withVerifyChecksums(boolean verify) {
-        return new ObjectStoreOptions(filters, routingCacheBytes, verify);
+        return new ObjectStoreOptions(filters, routingCacheBytes, verify, readOnly);
+    }
+
+    /** The same options for a store that changes nothing under its root, or one that writes. */
+    public ObjectStoreOptions withReadOnly(boolean readOnly) {
+        return new ObjectStoreOptions(filters, routingCacheBytes, verifyChecksums, readOnly);
     }
 }

@@ -1,6 +1,5 @@
 package dev.everett.compaction;
 
-import dev.everett.api.FilterPolicy;
 import dev.everett.api.ObjectId;
 import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.TemporaryFiles;
@@ -69,8 +68,9 @@ final class EverettTree implements LsmTree {
     /**
      * Opens the tree in {@code dir}. Read-only, it writes nothing: the directory must hold a tree
      * already, the manifest is replayed but not rolled over, files no edit names are left where
-     * they are, segments are read without key filters (a missing one would have to be written,
-     * and an existing one may be stale), and a lost whole-run chain is refused instead of rebuilt.
+     * they are, segment stores are opened read-only (a key filter missing or stale is not rebuilt:
+     * that segment is read without filters), and a lost whole-run chain is refused instead of
+     * rebuilt.
      */
     static EverettTree open(Path dir, TreeOptions options, RecoveryCheck check, boolean readOnly) throws IOException {
         Objects.requireNonNull(dir, "dir");
@@ -80,7 +80,7 @@ final class EverettTree implements LsmTree {
         ObjectStoreOptions store = options.store();
         if (readOnly) {
             files = new ReadOnlyFiles(files, dir);
-            store = store.withFilters(FilterPolicy.none());
+            store = store.withReadOnly(true);
             if (!files.exists(dir.resolve(Manifest.CURRENT))) {
                 throw new NoSuchFileException(dir.resolve(Manifest.CURRENT).toString(), null,
                         "no tree to open read-only (a tree's first read-write open writes its manifest)");
@@ -92,7 +92,9 @@ final class EverettTree implements LsmTree {
         EverettTree tree = new EverettTree(dir, options, files, segments, readOnly);
         boolean ok = false;
         try {
-            files.createDirectories(tree.chains);
+            if (!readOnly) {
+                files.createDirectories(tree.chains); // read-only: a tree without chains needs none; a named chain is checked below
+            }
             for (ObjectId id : replayed.levels().ids()) {
                 if (!files.exists(segments.segmentDirectory(id))) {
                     String missing = "manifest names segment " + id + ", which is missing from " + segments.directory();
@@ -122,7 +124,7 @@ final class EverettTree implements LsmTree {
                 chain = WholeRunChain.build(segments, tree.chains, null, List.of(), runs(levels));
                 levels = new Levels(levels.layout(), levels.levels(), levels.hostState(), levels.number(), chain);
             }
-            VersionCore core = VersionCore.open(levels, segments, tree.chains, tree::filtersAt);
+            VersionCore core = VersionCore.open(levels, segments, tree.chains, options::filtersAt);
             tree.install(core);
             if (!readOnly) {
                 tree.manifest = Manifest.create(files, dir, replayed.manifestNumber(), replayed.file(), levels.snapshot(levels.number()));
@@ -301,7 +303,7 @@ final class EverettTree implements LsmTree {
             throw new IOException("the manifest could not be rewritten after an earlier failure; reopen the tree", broken);
         }
         Levels next = current.levels.apply(edit);
-        VersionCore core = VersionCore.open(next, segments, chains, this::filtersAt);
+        VersionCore core = VersionCore.open(next, segments, chains, options::filtersAt);
         try {
             manifest.append(edit);
         } catch (IOException | RuntimeException e) {
@@ -624,10 +626,6 @@ final class EverettTree implements LsmTree {
         return readOnly;
     }
 
-    /** The key filters of segments at {@code level}: none when read-only (see {@link #open}). */
-    private FilterPolicy filtersAt(int level) {
-        return readOnly ? FilterPolicy.none() : options.filtersAt(level);
-    }
 
     @Override
     public synchronized void close() throws IOException {

@@ -1,13 +1,15 @@
 package dev.everett.compaction;
 
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
  * The files of a tree opened read-only: reads pass through, every change is refused. The tree
  * guards its own writing paths (flush, compaction, host state) before they start; this seam makes
- * sure nothing else writes either (a directory created, a manifest rolled over, garbage swept), so
- * that "read-only" is a property of the files and not only of the code paths someone remembered.
+ * sure nothing else it does writes either (a directory created, a manifest rolled over, garbage
+ * swept), so that "read-only" is a property of the files and not only of the code paths someone
+ * remembered. (The segment stores' own files are kept the same way by their read-only option.)
  * Creating a directory that exists already is not a change, so it is allowed.
  */
 final class ReadOnlyFiles extends ForwardingStorageFiles {
@@ -22,10 +24,11 @@ final class ReadOnlyFiles extends ForwardingStorageFiles {
         return new UnsupportedOperationException("tree " + tree + " is open read-only: refused to " + what + " " + path);
     }
 
+    /** A directory a read-only tree needs and does not find is missing, not something to make. */
     @Override
     public void createDirectories(Path dir) throws IOException {
         if (!isDirectory(dir)) {
-            throw refused("create the directory", dir);
+            throw new NoSuchFileException(dir.toString(), null, "missing from tree " + tree + ", which is open read-only (nothing is created)");
         }
     }
 

@@ -53,9 +53,23 @@ public final class MappedObjectStore implements ObjectStore {
         }
         this.root = root;
         this.options = options;
-        DurableDirectories.create(root);
-        StoreDescriptor.check(root, policy);
-        this.objects = new OpenObjects(root, policy, options.filters(), options.verifyChecksums());
+        if (options.readOnly()) {
+            if (!Files.isDirectory(root)) {
+                throw new java.nio.file.NoSuchFileException(root.toString(), null, "object store root is missing (a read-only store creates nothing)");
+            }
+            StoreDescriptor.checkExisting(root, policy);
+        } else {
+            DurableDirectories.create(root);
+            StoreDescriptor.check(root, policy);
+        }
+        this.objects = new OpenObjects(root, policy, options.filters(), options.verifyChecksums(), options.readOnly());
+    }
+
+    /** Refuses a call that writes when the store is read-only ({@link ObjectStoreOptions#readOnly()}). */
+    private void requireWritable(String what) {
+        if (options.readOnly()) {
+            throw new UnsupportedOperationException("object store " + root + " is read-only: cannot " + what);
+        }
     }
 
     @Override
@@ -75,12 +89,14 @@ public final class MappedObjectStore implements ObjectStore {
 
     @Override
     public SegmentWriter newSegment(ObjectId id, CommonWidthRule rule) throws IOException {
+        requireWritable("write a new segment");
         return objects.newNative(id, rule);
     }
 
     @Override
     public Path nativePath(ObjectId id) throws IOException {
         Objects.requireNonNull(id, "id");
+        requireWritable("hand out a native's path to write");
         objects.writing(id);
         Path p = objects.nativePath(id);
         DurableDirectories.create(p.getParent());
@@ -96,6 +112,7 @@ public final class MappedObjectStore implements ObjectStore {
 
     @Override
     public boolean delete(ObjectId id) throws IOException {
+        requireWritable("delete");
         return objects.delete(id);
     }
 
@@ -112,11 +129,13 @@ public final class MappedObjectStore implements ObjectStore {
     @Override
     public CatalogRef index(ObjectId nativeId, CatalogRef main, ObjectId secondary) throws IOException {
         Objects.requireNonNull(nativeId, "nativeId");
+        requireWritable("index");
         return ref(objects.index(nativeId, main == null ? null : catalog(main, "main"), secondary));
     }
 
     @Override
     public CatalogRef prepareHead(CatalogRef main, ObjectId secondary) throws IOException {
+        requireWritable("prepare a head");
         return ref(objects.prepareHead(main == null ? null : catalog(main, "main"), secondary));
     }
 
@@ -142,14 +161,30 @@ public final class MappedObjectStore implements ObjectStore {
         return h;
     }
 
-    /** The key filters of the chain below {@code head}, or null if the store keeps no filters. */
+    /**
+     * The key filters of the chain below {@code head}, or null if the store keeps no filters, or
+     * if it is read-only and one the chain needs is missing or stale: a filter stands for every
+     * non-empty native of the chain (a native without one would read as holding nothing), and a
+     * read-only store may not build the missing one.
+     */
     private ChainFilters filters(Catalog head) throws IOException {
-        return objects.filterPolicy().enabled() ? ChainFilters.of(head, objects::filter) : null;
+        if (!objects.filterPolicy().enabled()) {
+            return null;
+        }
+        if (options.readOnly()) {
+            for (Catalog c = head; c != null; c = c.main) {
+                if (!objects.filterUsable(c.nativeId, c.nativeReader) || (c.secondary != null && !objects.filterUsable(c.secondaryId, c.secondary))) {
+                    return null;
+                }
+            }
+        }
+        return ChainFilters.of(head, objects::filter);
     }
 
     @Override
     public IndexedSegment indexSegment(ObjectId nativeId) throws IOException {
         Objects.requireNonNull(nativeId, "nativeId");
+        requireWritable("index");
         Catalog bottom = objects.index(nativeId, null, null);
         return openSegment(ref(objects.prepareHead(bottom, null)));
     }

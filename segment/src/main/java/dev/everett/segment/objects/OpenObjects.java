@@ -59,6 +59,8 @@ public final class OpenObjects implements AutoCloseable {
     /** Objects {@link #delete}d while held: deleted when the last hold is released. */
     private final Set<ObjectId> deleting = new HashSet<>();
     private volatile boolean closed;
+    /** Writes no key filter: {@link #filter} only opens those that are usable as they are. */
+    private final boolean readOnly;
     /** Where fresh identities come from: random unless a test fixes them (golden files). */
     private Supplier<ObjectId> ids = ObjectId::random;
 
@@ -72,10 +74,28 @@ public final class OpenObjects implements AutoCloseable {
 
     /** {@code verifyChecksums}: check each native's body CRC before its first read (see {@link NativeReader#typed()}). */
     public OpenObjects(Path root, Policy policy, FilterPolicy filterPolicy, boolean verifyChecksums) {
+        this(root, policy, filterPolicy, verifyChecksums, false);
+    }
+
+    /** {@code readOnly}: never write a key filter (see {@link #filterUsable}). */
+    public OpenObjects(Path root, Policy policy, FilterPolicy filterPolicy, boolean verifyChecksums, boolean readOnly) {
         this.root = root;
         this.policy = policy;
         this.filterPolicy = java.util.Objects.requireNonNull(filterPolicy);
         this.verifyChecksums = verifyChecksums;
+        this.readOnly = readOnly;
+    }
+
+    /**
+     * Whether {@link #filter} can give native {@code id}'s filter without writing one: it is open,
+     * or present and made for these bytes, or none is needed (no filters, an empty native).
+     */
+    public synchronized boolean filterUsable(ObjectId id, NativeReader n) throws IOException {
+        if (!filterPolicy.enabled() || n.recordCount() == 0 || filters.containsKey(id)) {
+            return true;
+        }
+        Path p = filterPath(id);
+        return Files.exists(p) && !KeyFilter.stale(p, n);
     }
 
     FilterPolicy filterPolicy() {
@@ -272,6 +292,10 @@ public final class OpenObjects implements AutoCloseable {
         }
         Path p = filterPath(id);
         if (!Files.exists(p) || KeyFilter.stale(p, n)) {
+            if (readOnly) {
+                throw new IllegalStateException("read-only object store " + root + ": the key filter of " + id
+                        + " is missing or stale (ask filterUsable first)");
+            }
             // Missing, or made for earlier bytes published under the same identity: filters are
             // derived data, so rebuild rather than trust or refuse it.
             KeyFilter.write(p, id, n, filterPolicy);

@@ -64,6 +64,15 @@ final class StoreDescriptor {
      * @throws PolicyMismatchException  naming the first field that differs, the stored value and the asked one
      * @throws CorruptSegmentException  if the descriptor is damaged (naming it and the offset)
      */
+    /** As {@link #check}, for a store that writes nothing: a missing descriptor is an error, not written. */
+    static void checkExisting(Path root, Policy policy) throws IOException {
+        Path file = root.resolve(FILE_NAME);
+        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new java.nio.file.NoSuchFileException(file.toString(), null, "object store descriptor is missing (a read-only store writes none)");
+        }
+        compare(file, read(file), policy);
+    }
+
     static void check(Path root, Policy policy) throws IOException {
         Path file = root.resolve(FILE_NAME);
         if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
