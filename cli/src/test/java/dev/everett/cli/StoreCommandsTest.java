@@ -111,7 +111,8 @@ class StoreCommandsTest {
             d.put("logged".getBytes(), "only in the log".getBytes()); // replayed (and flushed) by a read-write open
         }
         java.util.Map<String, byte[]> before = contents(db);
-        for (String[] command : new String[][] {{"get", "logged"}, {"scan"}, {"dump"}, {"stats"}, {"verify"}}) {
+        String sst = dir.resolve("out.sst").toString();
+        for (String[] command : new String[][] {{"get", "logged"}, {"scan"}, {"dump"}, {"stats"}, {"verify"}, {"export", "--sst", sst}}) {
             String[] args = new String[command.length + 1];
             args[0] = command[0];
             args[1] = db.toString();

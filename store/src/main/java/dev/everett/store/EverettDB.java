@@ -14,12 +14,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,13 +62,10 @@ public final class EverettDB implements AutoCloseable {
     private final DBOptions options;
     private final StoreFiles files;
     private final Policy policy;
-    /** The LOCK file's channel and lock (read-write opens); null when read-only, which holds {@link #sharedLock}. */
-    private final FileChannel lockChannel;
-    private final FileLock lock;
+    /** The hold on the LOCK file: exclusive, or for a read-only open shared. */
+    private final StoreLock storeLock;
     /** Opened with {@link #openReadOnly}: reads only, nothing written; see there. */
     private final boolean readOnly;
-    /** A read-only open's share of the LOCK file (null if the store has none). */
-    private final ReadOnlyLock sharedLock;
     private final StoreStats stats = new StoreStats();
 
     // Commit queue: guards the queue, sequence allocation and the closed flag.
@@ -185,9 +178,7 @@ public final class EverettDB implements AutoCloseable {
             if (!files.exists(dir.resolve(StoreDescriptor.FILE_NAME))) {
                 throw new IllegalArgumentException("openReadOnly: " + dir + " holds no store (no " + StoreDescriptor.FILE_NAME + " file)");
             }
-            this.lockChannel = null;
-            this.lock = null;
-            this.sharedLock = ReadOnlyLock.acquire(dir);
+            this.storeLock = StoreLock.shared(dir);
             boolean ok = false;
             try {
                 this.policy = openDescriptor(options);
@@ -200,30 +191,18 @@ public final class EverettDB implements AutoCloseable {
                     if (tree != null) {
                         tree.close();
                     }
-                    sharedLock.release();
+                    storeLock.release();
                 }
             }
             return;
         }
-        this.sharedLock = null;
         if (!Files.isDirectory(dir)) {
             if (!options.createIfMissing()) {
                 throw new IllegalArgumentException("createIfMissing: " + dir + " does not exist and createIfMissing is false");
             }
             DurableDirectories.create(dir);
         }
-        this.lockChannel = FileChannel.open(dir.resolve("LOCK"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock l;
-        try {
-            l = lockChannel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            l = null;
-        }
-        if (l == null) {
-            lockChannel.close();
-            throw new IllegalStateException("store at " + dir + " is already open (its LOCK file is held, by a read-write or read-only open)");
-        }
-        this.lock = l;
+        this.storeLock = StoreLock.exclusive(dir);
         boolean ok = false;
         try {
             this.policy = openDescriptor(options);
@@ -242,7 +221,7 @@ public final class EverettDB implements AutoCloseable {
                 if (tree != null) {
                     tree.close();
                 }
-                releaseLock();
+                storeLock.release();
             }
         }
         background.start();
@@ -1292,10 +1271,12 @@ public final class EverettDB implements AutoCloseable {
         for (LogReplay.Result r : recovery) {
             s.append("recovered ").append(r.file().getFileName()).append(": ").append(r.batches()).append(" batches");
             if (r.zeroTail()) {
-                s.append(", ").append(r.droppedBytes()).append(" bytes of zeros after the last record cut at offset ").append(r.validBytes())
+                s.append(", ").append(r.droppedBytes()).append(" bytes of zeros after the last record ")
+                        .append(readOnly ? "ignored from offset " : "cut at offset ").append(r.validBytes())
                         .append(" (room the mapped log had taken ahead)");
             } else if (r.droppedBytes() > 0) {
-                s.append(", torn tail of ").append(r.droppedBytes()).append(" bytes dropped at offset ").append(r.validBytes());
+                s.append(", torn tail of ").append(r.droppedBytes()).append(" bytes dropped at offset ").append(r.validBytes())
+                        .append(readOnly ? " (left in the file: this open is read-only)" : "");
             }
             s.append('\n');
         }
@@ -1510,7 +1491,7 @@ public final class EverettDB implements AutoCloseable {
         } catch (IOException e) {
             failure = failure == null ? e : failure;
         }
-        releaseLock();
+        storeLock.release();
         if (failure != null) {
             throw new UncheckedIOException("closing store at " + dir + " failed: " + failure,
                     failure instanceof IOException io ? io : new IOException(failure));
@@ -1534,7 +1515,7 @@ public final class EverettDB implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("closing store at " + dir + " failed: " + e, e);
         } finally {
-            sharedLock.release();
+            storeLock.release();
         }
     }
 
@@ -1585,15 +1566,6 @@ public final class EverettDB implements AutoCloseable {
         stats.singleDeletesCancelled.add(entries.cancelled());
         stats.flushNanos.add(System.nanoTime() - t);
         flushInstalled(m);
-    }
-
-    private void releaseLock() {
-        try {
-            lock.release();
-            lockChannel.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot release " + dir.resolve("LOCK"), e);
-        }
     }
 
     void checkOpen() {

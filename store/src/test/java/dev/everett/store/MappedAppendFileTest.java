@@ -108,7 +108,7 @@ class MappedAppendFileTest {
         }
     }
 
-    private static void copyTree(Path from, Path to) throws IOException {
+    static void copyTree(Path from, Path to) throws IOException {
         try (Stream<Path> s = Files.walk(from)) {
             for (Path p : s.toList()) {
                 Path q = to.resolve(from.relativize(p).toString());

@@ -179,6 +179,69 @@ class ReadOnlyTest {
         assertUnchanged(before, db);
     }
 
+    /** The mapped log as a crash leaves it (zeros after the last record): read as the read-write open recovers it. */
+    @Test
+    void aStoreCopiedWhileOpenReadsAsItsRecoveryWould() throws IOException {
+        Path db = dir.resolve("live");
+        Path copy = dir.resolve("copy");
+        int n = 5_000;
+        try (EverettDB d = EverettDB.open(db, new DBOptions().setAllowMmapWrites(true))) {
+            for (int i = 0; i < n; i++) {
+                d.put(b("k" + i), b("value " + i));
+            }
+            MappedAppendFileTest.copyTree(db, copy);
+        }
+        Files.delete(copy.resolve("LOCK")); // the copy of a lock is not the lock
+        Map<String, byte[]> before = files(copy);
+        try (EverettDB d = EverettDB.openReadOnly(copy, new DBOptions())) {
+            for (int i = 0; i < n; i++) {
+                assertArrayEquals(b("value " + i), d.get(b("k" + i)));
+            }
+            assertEquals(n, d.getLatestSequenceNumber());
+            String stats = d.getProperty("everett.stats");
+            assertTrue(stats.contains("bytes of zeros after the last record ignored from offset"), stats);
+        }
+        assertUnchanged(before, copy);
+        try (EverettDB d = EverettDB.open(copy)) {
+            assertEquals(n, d.getLatestSequenceNumber());
+            assertArrayEquals(b("value " + (n - 1)), d.get(b("k" + (n - 1))));
+        }
+    }
+
+    /**
+     * A log the last flush covered but a crash left behind (its deletion comes after the edit):
+     * a read-write open deletes it, a read-only one ignores it; replaying it would bring back an
+     * overwritten value.
+     */
+    @Test
+    void aLogTheLastFlushCoveredIsIgnored() throws IOException {
+        Path db = dir.resolve("stale-log");
+        Path saved = dir.resolve("saved.log");
+        Path old;
+        try (EverettDB d = EverettDB.open(db)) {
+            d.put(b("k"), b("old"));
+            try (Stream<Path> s = Files.list(db)) {
+                old = s.filter(p -> WriteAheadLog.numberOf(p) >= 0).max(Path::compareTo).orElseThrow();
+            }
+            Files.copy(old, saved);
+            d.flush();
+            d.put(b("k"), b("new"));
+            d.flush();
+        }
+        assertFalse(Files.exists(old), "deleted once a flush covered it");
+        Files.copy(saved, old);
+        Map<String, byte[]> before = files(db);
+        try (EverettDB d = EverettDB.openReadOnly(db, new DBOptions())) {
+            assertArrayEquals(b("new"), d.get(b("k")));
+            assertEquals(2, d.getLatestSequenceNumber());
+        }
+        assertUnchanged(before, db);
+        try (EverettDB d = EverettDB.open(db)) {
+            assertArrayEquals(b("new"), d.get(b("k")));
+        }
+        assertFalse(Files.exists(old), "the read-write open deletes it");
+    }
+
     @Test
     void readOnlyOpensShareTheLockAndExcludeAWriter() throws IOException {
         Path db = dir.resolve("locked");
@@ -229,6 +292,43 @@ class ReadOnlyTest {
         try (EverettDB d = EverettDB.open(db)) {
             assertArrayEquals(b("v"), d.get(b("k")));
         }
+    }
+
+    /**
+     * An open refused in this JVM must leave this JVM's hold intact for other processes: the
+     * operating system drops every lock a process holds on a file when any of its channels on
+     * that file closes, so a refused open must not open (and close) one.
+     */
+    @Test
+    void anOpenRefusedHereLeavesTheHoldHereInForceForOtherProcesses() throws Exception {
+        Path db = dir.resolve("refused");
+        try (EverettDB writer = EverettDB.open(db)) {
+            writer.put(b("k"), b("v"));
+            assertThrows(IllegalStateException.class, () -> EverettDB.openReadOnly(db, new DBOptions()));
+            assertThrows(IllegalStateException.class, () -> EverettDB.open(db));
+            assertTrue(attempt(db, "try-rw").startsWith("REFUSED"), "a second writer in another process");
+            assertTrue(attempt(db, "try-ro").startsWith("REFUSED"), "a reader in another process");
+        }
+        try (EverettDB reader = EverettDB.openReadOnly(db, new DBOptions())) {
+            assertThrows(IllegalStateException.class, () -> EverettDB.open(db));
+            assertTrue(attempt(db, "try-rw").startsWith("REFUSED"), "a writer in another process");
+            assertEquals("OPENED", attempt(db, "try-ro"), "another reader");
+            assertArrayEquals(b("v"), reader.get(b("k")));
+        }
+        assertEquals("OPENED", attempt(db, "try-rw"), "once every hold here is released");
+    }
+
+    /** What a child JVM's one attempt to open {@code db} ({@code try-rw} or {@code try-ro}) printed. */
+    private static String attempt(Path db, String mode) throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), LockHolder.class.getName(), db.toString(), mode)
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String line;
+        try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(), UTF_8))) {
+            line = in.readLine();
+        }
+        assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "the child ends");
+        return String.valueOf(line);
     }
 
     /** A child JVM holding {@code db} open ({@link LockHolder}), returned once it says so. */
