@@ -53,7 +53,7 @@ final class StoreLock {
             StoreLock held = HELD.get(key);
             if (held != null) {
                 throw new IllegalStateException("store at " + dir + " is already open in this process ("
-                        + (held.exclusive ? "read-write" : "read-only") + ")");
+                        + (held.exclusive ? "read-write" : "read-only") + "; its LOCK file is held)");
             }
             FileChannel ch = FileChannel.open(key, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock l = tryLock(ch, false);
