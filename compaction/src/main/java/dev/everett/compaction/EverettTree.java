@@ -77,10 +77,10 @@ final class EverettTree implements LsmTree {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(check, "check");
         StorageFiles files = options.files();
-        ObjectStoreOptions store = options.store();
+        // The open decides whether segment stores write, not the options a host passed in.
+        ObjectStoreOptions store = options.store().withReadOnly(readOnly);
         if (readOnly) {
             files = new ReadOnlyFiles(files, dir);
-            store = store.withReadOnly(true);
             if (!files.exists(dir.resolve(Manifest.CURRENT))) {
                 throw new NoSuchFileException(dir.resolve(Manifest.CURRENT).toString(), null,
                         "no tree to open read-only (a tree's first read-write open writes its manifest)");

@@ -181,6 +181,21 @@ class ReadOnlyTreeTest {
         }
     }
 
+    /** The open decides whether segment stores write: read-only store options do not make a read-write tree read-only. */
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void aReadWriteOpenWritesWhateverTheStoreOptionsSay(Layout layout) throws IOException {
+        Path root = dir.resolve("rw");
+        TreeMap<byte[], byte[]> model = build(root, layout);
+        TreeOptions o = options(layout);
+        try (LsmTree tree = LsmTree.open(root, o.withStore(o.store().withReadOnly(true)))) {
+            TreeMap<byte[], byte[]> more = Fixtures.run(6);
+            tree.flush(SortedEntries.of(more.entrySet().iterator()), null);
+            Fixtures.apply(model, more);
+            assertReads(tree, model);
+        }
+    }
+
     @org.junit.jupiter.api.Test
     void aLostWholeRunChainIsRefusedNotRebuilt() throws IOException {
         Path root = dir.resolve("chainless");

@@ -179,20 +179,14 @@ public final class EverettDB implements AutoCloseable {
                 throw new IllegalArgumentException("openReadOnly: " + dir + " holds no store (no " + StoreDescriptor.FILE_NAME + " file)");
             }
             this.storeLock = StoreLock.shared(dir);
-            boolean ok = false;
+            this.background = null;
             try {
                 this.policy = openDescriptor(options);
                 this.tree = LsmTree.openReadOnly(dir.resolve(TREE_DIR), Background.treeOptions(options), this::checkRecoveredTree);
                 replayInMemory();
-                this.background = null;
-                ok = true;
-            } finally {
-                if (!ok) {
-                    if (tree != null) {
-                        tree.close();
-                    }
-                    storeLock.release();
-                }
+            } catch (Throwable failure) {
+                abandonOpen(failure);
+                throw failure;
             }
             return;
         }
@@ -203,28 +197,16 @@ public final class EverettDB implements AutoCloseable {
             DurableDirectories.create(dir);
         }
         this.storeLock = StoreLock.exclusive(dir);
-        boolean ok = false;
         try {
             this.policy = openDescriptor(options);
             this.tree = LsmTree.open(dir.resolve(TREE_DIR), Background.treeOptions(options), this::checkRecoveredTree);
             recover();
             this.background = new Background(this, options);
-            ok = true;
-        } finally {
-            if (!ok) {
-                if (view != null) {
-                    view.release();
-                }
-                if (log != null) {
-                    log.close();
-                }
-                if (tree != null) {
-                    tree.close();
-                }
-                storeLock.release();
-            }
+            background.start();
+        } catch (Throwable failure) {
+            abandonOpen(failure);
+            throw failure;
         }
-        background.start();
     }
 
     /** The subdirectory the levels of segments and their manifest live in. */
@@ -1477,21 +1459,18 @@ public final class EverettDB implements AutoCloseable {
                 backgroundFailure = e;
             }
         }
-        releaseReadState();
         try {
-            if (!logFailed) {
-                log.force();
-            }
-            log.close();
-        } catch (IOException e) {
-            failure = failure == null ? e : failure;
+            failure = attempt(failure, this::releaseReadState);
+            failure = attempt(failure, () -> {
+                if (!logFailed) {
+                    log.force();
+                }
+                log.close();
+            });
+            failure = attempt(failure, tree::close);
+        } finally {
+            storeLock.release(); // whatever failed above: a lock kept would make the store unopenable in this process
         }
-        try {
-            tree.close();
-        } catch (IOException e) {
-            failure = failure == null ? e : failure;
-        }
-        storeLock.release();
         if (failure != null) {
             throw new UncheckedIOException("closing store at " + dir + " failed: " + failure,
                     failure instanceof IOException io ? io : new IOException(failure));
@@ -1509,13 +1488,61 @@ public final class EverettDB implements AutoCloseable {
         } finally {
             commitLock.unlock();
         }
-        releaseReadState();
+        Throwable failure;
         try {
-            tree.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("closing store at " + dir + " failed: " + e, e);
+            failure = attempt(null, this::releaseReadState);
+            failure = attempt(failure, tree::close);
         } finally {
             storeLock.release();
+        }
+        if (failure != null) {
+            throw new UncheckedIOException("closing store at " + dir + " failed: " + failure,
+                    failure instanceof IOException io ? io : new IOException(failure));
+        }
+    }
+
+    /** One step of closing that must not stop the steps after it. */
+    private interface CloseStep {
+        void run() throws IOException;
+    }
+
+    /** Runs {@code step}; returns the first failure so far ({@code failure}, or the step's), later ones added to it as suppressed. */
+    private static Throwable attempt(Throwable failure, CloseStep step) {
+        try {
+            step.run();
+        } catch (IOException | RuntimeException e) {
+            if (failure == null) {
+                return e;
+            }
+            failure.addSuppressed(e);
+        }
+        return failure;
+    }
+
+    /**
+     * After an open failed with {@code failure}: closes what it had opened (each further failure
+     * added to it as suppressed) and releases the lock last, so the store can be opened again.
+     */
+    private void abandonOpen(Throwable failure) {
+        try {
+            if (background != null) {
+                attempt(failure, background::stop);
+            }
+            if (view != null) {
+                attempt(failure, view::release);
+            }
+            if (log != null) {
+                attempt(failure, log::close);
+            }
+            if (tree != null) {
+                attempt(failure, tree::close);
+            }
+        } finally {
+            try {
+                storeLock.release();
+            } catch (RuntimeException e) {
+                failure.addSuppressed(e);
+            }
         }
     }
 

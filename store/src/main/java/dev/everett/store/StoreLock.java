@@ -8,7 +8,10 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,28 +20,44 @@ import java.util.Map;
  *
  * <p>The operating system's file locks belong to the whole process, and closing <em>any</em>
  * channel of a file releases every lock the process holds on it (the {@link FileLock} contract
- * allows this, and Linux does it). So an open that a lock this JVM already holds refuses must not
- * open a channel on {@code LOCK} at all: this class keeps every hold of this JVM, by the lock
- * file's real path, and answers such opens from that table first. Read-only opens of one store in
- * this JVM share one shared lock, counted, released with the last of them.
+ * allows this, and Linux does it; a channel nobody references is closed by the garbage collector,
+ * with the same effect). So an open that a hold of this JVM refuses must not open a channel on
+ * {@code LOCK} at all: this class keeps every hold of this JVM, by the store directory's identity
+ * on disk (so another spelling of the path finds it), and answers such opens from that table
+ * first. Read-only opens of one store in this JVM share one shared lock, counted, released with
+ * the last of them. A store without a {@code LOCK} file (copied without it) is held in the table
+ * alone: read-only opens of it exclude a writer in this JVM, but not in another process, since
+ * making the file would be a write.
  */
 final class StoreLock {
-    /** Holds of this JVM, by the LOCK file's path under the store directory's real path. */
-    private static final Map<Path, StoreLock> HELD = new HashMap<>();
-    /** A read-only open of a store without a LOCK file (copied without it): nothing is held. */
-    private static final StoreLock NONE = new StoreLock(null, null, null, false);
+    /** Holds of this JVM, by the store directory's file key. */
+    private static final Map<Object, StoreLock> HELD = new HashMap<>();
+    /**
+     * Channels on a LOCK file that this JVM had locked outside this table (another path to the
+     * same file, such as a hard link): closing them, or letting the collector close them, would
+     * release that lock, so they are kept open for the life of the JVM.
+     */
+    private static final List<FileChannel> KEPT = new ArrayList<>();
 
+    private final Object key;
     private final Path file;
     private final FileChannel channel;
     private final FileLock lock;
     private final boolean exclusive;
     private int holders;
 
-    private StoreLock(Path file, FileChannel channel, FileLock lock, boolean exclusive) {
+    private StoreLock(Object key, Path file, FileChannel channel, FileLock lock, boolean exclusive) {
+        this.key = key;
         this.file = file;
         this.channel = channel;
         this.lock = lock;
         this.exclusive = exclusive;
+    }
+
+    /** The identity of directory {@code dir} on disk (device and inode where the file system has them). */
+    private static Object identity(Path dir) throws IOException {
+        Object k = Files.readAttributes(dir, BasicFileAttributes.class).fileKey();
+        return k != null ? k : dir.toRealPath();
     }
 
     /**
@@ -48,34 +67,32 @@ final class StoreLock {
      * @throws IllegalStateException if any open, read-write or read-only, holds the store, in this process or another
      */
     static StoreLock exclusive(Path dir) throws IOException {
-        Path key = dir.toRealPath().resolve("LOCK");
+        Object key = identity(dir);
+        Path file = dir.resolve("LOCK");
         synchronized (HELD) {
             StoreLock held = HELD.get(key);
             if (held != null) {
                 throw new IllegalStateException("store at " + dir + " is already open in this process ("
                         + (held.exclusive ? "read-write" : "read-only") + "; its LOCK file is held)");
             }
-            FileChannel ch = FileChannel.open(key, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock l = tryLock(ch, false);
+            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock l = tryLock(ch, file, false);
             if (l == null) {
-                ch.close(); // this JVM holds no lock on the file (the table says so): closing releases none
+                ch.close(); // another process holds it, and this JVM holds no lock on the file: closing releases none
                 throw new IllegalStateException("store at " + dir + " is already open in another process (its LOCK file is held)");
             }
-            return hold(key, ch, l, true);
+            return hold(key, file, ch, l, true);
         }
     }
 
     /**
-     * A share of {@code dir}'s LOCK file for one read-only open; nothing if the store has no LOCK file.
+     * A share of {@code dir}'s LOCK file for one read-only open.
      *
      * @throws IllegalStateException if a read-write open holds the store, in this process or another
      */
     static StoreLock shared(Path dir) throws IOException {
-        Path real = dir.toRealPath();
-        Path key = real.resolve("LOCK");
-        if (!Files.exists(key)) {
-            return NONE;
-        }
+        Object key = identity(dir);
+        Path file = dir.resolve("LOCK");
         synchronized (HELD) {
             StoreLock held = HELD.get(key);
             if (held != null) {
@@ -85,13 +102,16 @@ final class StoreLock {
                 held.holders++;
                 return held;
             }
-            FileChannel ch = FileChannel.open(key, StandardOpenOption.READ);
-            FileLock l = tryLock(ch, true);
+            if (!Files.exists(file)) {
+                return hold(key, file, null, null, false);
+            }
+            FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
+            FileLock l = tryLock(ch, file, true);
             if (l == null) {
                 ch.close(); // as above: no lock of this JVM on the file to lose
                 throw writer(dir, "in another process");
             }
-            return hold(key, ch, l, false);
+            return hold(key, file, ch, l, false);
         }
     }
 
@@ -100,23 +120,24 @@ final class StoreLock {
                 + " (its LOCK file is held), so it cannot be opened read-only until that closes");
     }
 
-    private static StoreLock hold(Path key, FileChannel ch, FileLock l, boolean exclusive) {
-        StoreLock s = new StoreLock(key, ch, l, exclusive);
+    private static StoreLock hold(Object key, Path file, FileChannel ch, FileLock l, boolean exclusive) {
+        StoreLock s = new StoreLock(key, file, ch, l, exclusive);
         s.holders = 1;
         HELD.put(key, s);
         return s;
     }
 
     /**
-     * Tries the lock. An {@link OverlappingFileLockException} means code outside this class holds
-     * a lock on the file in this JVM: the channel is then left open, since closing it would
-     * release that lock too.
+     * Tries the lock. An {@link OverlappingFileLockException} means this JVM already locks the
+     * file through another path: the channel is then kept open (see {@link #KEPT}).
      */
-    private static FileLock tryLock(FileChannel ch, boolean shared) throws IOException {
+    private static FileLock tryLock(FileChannel ch, Path file, boolean shared) throws IOException {
         try {
             return ch.tryLock(0, Long.MAX_VALUE, shared);
-        } catch (OverlappingFileLockException lockedOutsideThisClass) {
-            throw new IllegalStateException(ch + ": the LOCK file is locked elsewhere in this process", lockedOutsideThisClass);
+        } catch (OverlappingFileLockException lockedThroughAnotherPath) {
+            KEPT.add(ch);
+            throw new IllegalStateException(file + " is already locked in this process through another path to the same file"
+                    + " (a hard link, or a copy made with links, of a store that is open)", lockedThroughAnotherPath);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -125,17 +146,20 @@ final class StoreLock {
 
     /** Gives up one open's hold; the last one releases the lock and closes the file. */
     void release() {
-        if (this == NONE) {
-            return;
-        }
         synchronized (HELD) {
             if (--holders > 0) {
                 return;
             }
-            HELD.remove(file);
+            HELD.remove(key);
+            if (channel == null) {
+                return;
+            }
             try {
-                lock.release();
-                channel.close();
+                try {
+                    lock.release();
+                } finally {
+                    channel.close();
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot release " + file, e);
             }

@@ -191,7 +191,6 @@ class ReadOnlyTest {
             }
             MappedAppendFileTest.copyTree(db, copy);
         }
-        Files.delete(copy.resolve("LOCK")); // the copy of a lock is not the lock
         Map<String, byte[]> before = files(copy);
         try (EverettDB d = EverettDB.openReadOnly(copy, new DBOptions())) {
             for (int i = 0; i < n; i++) {
@@ -329,6 +328,48 @@ class ReadOnlyTest {
         }
         assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "the child ends");
         return String.valueOf(line);
+    }
+
+    /**
+     * A LOCK file reached through another path (a hard link, as a copy made with links has) is the
+     * same file: an open of the copy here is refused, and the channel it opened is kept, even
+     * through a garbage collection, since closing it would drop the writer's lock.
+     */
+    @Test
+    void aCopyWhoseLockIsALinkIsRefusedAndTheWriterKeepsItsLock() throws Exception {
+        Path db = dir.resolve("linked");
+        Path copy = dir.resolve("linked-copy");
+        try (EverettDB writer = EverettDB.open(db)) {
+            writer.put(b("k"), b("v"));
+            MappedAppendFileTest.copyTree(db, copy);
+            Files.createLink(copy.resolve("LOCK"), db.resolve("LOCK"));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> EverettDB.openReadOnly(copy, new DBOptions()));
+            assertTrue(e.getMessage().contains("another path"), e.getMessage());
+            assertThrows(IllegalStateException.class, () -> EverettDB.open(copy));
+            System.gc();
+            System.gc();
+            assertTrue(attempt(db, "try-rw").startsWith("REFUSED"), "the writer's lock survived the refused opens and a collection");
+        }
+    }
+
+    /** A store without a LOCK file: its read-only opens still keep a writer of this process out. */
+    @Test
+    void aStoreWithoutALockFileIsHeldInThisProcess() throws IOException {
+        Path db = dir.resolve("lockless");
+        try (EverettDB d = EverettDB.open(db)) {
+            d.put(b("k"), b("v"));
+        }
+        Files.delete(db.resolve("LOCK"));
+        try (EverettDB reader = EverettDB.openReadOnly(db, new DBOptions());
+             EverettDB second = EverettDB.openReadOnly(db, new DBOptions())) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> EverettDB.open(db));
+            assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+            assertArrayEquals(b("v"), second.get(b("k")));
+            assertFalse(Files.exists(db.resolve("LOCK")), "a read-only open makes no LOCK file");
+        }
+        try (EverettDB d = EverettDB.open(db)) {
+            assertArrayEquals(b("v"), d.get(b("k")));
+        }
     }
 
     /** A child JVM holding {@code db} open ({@link LockHolder}), returned once it says so. */

@@ -57,13 +57,6 @@ final class StoreDescriptor {
     private StoreDescriptor() {
     }
 
-    /**
-     * Checks that the store at {@code root} was made under {@code policy}, recording it first if
-     * the store has no descriptor yet.
-     *
-     * @throws PolicyMismatchException  naming the first field that differs, the stored value and the asked one
-     * @throws CorruptSegmentException  if the descriptor is damaged (naming it and the offset)
-     */
     /** As {@link #check}, for a store that writes nothing: a missing descriptor is an error, not written. */
     static void checkExisting(Path root, Policy policy) throws IOException {
         Path file = root.resolve(FILE_NAME);
@@ -73,6 +66,13 @@ final class StoreDescriptor {
         compare(file, read(file), policy);
     }
 
+    /**
+     * Checks that the store at {@code root} was made under {@code policy}, recording it first if
+     * the store has no descriptor yet.
+     *
+     * @throws PolicyMismatchException  naming the first field that differs, the stored value and the asked one
+     * @throws CorruptSegmentException  if the descriptor is damaged (naming it and the offset)
+     */
     static void check(Path root, Policy policy) throws IOException {
         Path file = root.resolve(FILE_NAME);
         if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {

@@ -134,6 +134,31 @@ class ReadOnlyStoreTest {
         assertTrue(Files.exists(written.id().path(root, ".filter")));
     }
 
+    /** A filter made for other bytes (here another native's, under this one's name) is never trusted read-only. */
+    @Test
+    void aStaleFilterIsNotUsedAndNotRewritten() throws Exception {
+        Path root = dir.resolve("store");
+        Written written = write(root);
+        ObjectId other = ObjectId.random();
+        try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FILTERED)) {
+            try (SegmentWriter w = store.newSegment(other, CommonWidthRule.policy())) {
+                for (int i = 1; i < 1_000; i += 2) {
+                    w.put(CascadeTest.structured(i), new byte[] {(byte) i});
+                }
+                w.finish();
+            }
+            store.indexSegment(other);
+        }
+        Files.copy(other.path(root, ".filter"), written.id().path(root, ".filter"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Map<String, byte[]> before = files(root);
+        try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), READ_ONLY)) {
+            IndexedSegment seg = store.openSegment(written.head());
+            assertFalse(seg.filtered(), "the odd keys' filter does not stand for the even keys");
+            assertAnswers(seg);
+        }
+        assertUnchanged(before, root);
+    }
+
     @Test
     void aMissingRootOrDescriptorIsRefusedNotCreated() throws Exception {
         Path none = dir.resolve("none");
