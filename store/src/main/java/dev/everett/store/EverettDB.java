@@ -1472,9 +1472,18 @@ public final class EverettDB implements AutoCloseable {
             storeLock.release(); // whatever failed above: a lock kept would make the store unopenable in this process
         }
         if (failure != null) {
-            throw new UncheckedIOException("closing store at " + dir + " failed: " + failure,
-                    failure instanceof IOException io ? io : new IOException(failure));
+            throw closeFailed(failure);
         }
+    }
+
+    /**
+     * What close throws after {@code failure}: an {@link UncheckedIOException} naming the store,
+     * around the I/O error itself where there is one (not wrapped twice).
+     */
+    private UncheckedIOException closeFailed(Throwable failure) {
+        IOException io = failure instanceof IOException e ? e
+                : failure instanceof UncheckedIOException u ? u.getCause() : new IOException(failure);
+        return new UncheckedIOException("closing store at " + dir + " failed: " + failure, io);
     }
 
     /** Close of a read-only store: nothing to wait for, force or flush. */
@@ -1496,8 +1505,7 @@ public final class EverettDB implements AutoCloseable {
             storeLock.release();
         }
         if (failure != null) {
-            throw new UncheckedIOException("closing store at " + dir + " failed: " + failure,
-                    failure instanceof IOException io ? io : new IOException(failure));
+            throw closeFailed(failure);
         }
     }
 
@@ -1526,23 +1534,32 @@ public final class EverettDB implements AutoCloseable {
     private void abandonOpen(Throwable failure) {
         try {
             if (background != null) {
-                attempt(failure, background::stop);
+                // Its threads may have started: they end once they see the store closing.
+                closed = true;
+                closing = true;
+                signalState();
+                suppressing(failure, background::stop);
             }
             if (view != null) {
-                attempt(failure, view::release);
+                suppressing(failure, view::release);
             }
             if (log != null) {
-                attempt(failure, log::close);
+                suppressing(failure, log::close);
             }
             if (tree != null) {
-                attempt(failure, tree::close);
+                suppressing(failure, tree::close);
             }
         } finally {
-            try {
-                storeLock.release();
-            } catch (RuntimeException e) {
-                failure.addSuppressed(e);
-            }
+            suppressing(failure, storeLock::release);
+        }
+    }
+
+    /** Runs {@code step} after {@code failure}, which whatever it throws (errors included) is added to. */
+    private static void suppressing(Throwable failure, CloseStep step) {
+        try {
+            step.run();
+        } catch (Throwable t) {
+            failure.addSuppressed(t);
         }
     }
 

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -22,42 +23,46 @@ import java.util.Map;
  * channel of a file releases every lock the process holds on it (the {@link FileLock} contract
  * allows this, and Linux does it; a channel nobody references is closed by the garbage collector,
  * with the same effect). So an open that a hold of this JVM refuses must not open a channel on
- * {@code LOCK} at all: this class keeps every hold of this JVM, by the store directory's identity
- * on disk (so another spelling of the path finds it), and answers such opens from that table
- * first. Read-only opens of one store in this JVM share one shared lock, counted, released with
- * the last of them. A store without a {@code LOCK} file (copied without it) is held in the table
- * alone: read-only opens of it exclude a writer in this JVM, but not in another process, since
- * making the file would be a write.
+ * {@code LOCK} at all: this class keeps every hold of this JVM under two identities on disk
+ * (device and inode), the store directory's and its {@code LOCK} file's, so that another path to
+ * either, a hard link to the file included, finds the hold before any channel is opened.
+ * Read-only opens of one store in this JVM share one shared lock, counted, released with the last
+ * of them.
+ *
+ * <p>A store without a {@code LOCK} file (copied without it) is held by its directory alone: its
+ * read-only opens keep out a writer in this JVM, not one in another process, since making the file
+ * would be a write. If a writer elsewhere makes the file meanwhile, the next read-only open here
+ * takes the file's shared lock for the hold (and is refused while that writer holds it).
  */
 final class StoreLock {
-    /** Holds of this JVM, by the store directory's file key. */
+    /** Holds of this JVM, each under its directory's identity and its LOCK file's (if it has one). */
     private static final Map<Object, StoreLock> HELD = new HashMap<>();
     /**
-     * Channels on a LOCK file that this JVM had locked outside this table (another path to the
-     * same file, such as a hard link): closing them, or letting the collector close them, would
-     * release that lock, so they are kept open for the life of the JVM.
+     * Channels on a LOCK file that code outside this class had locked in this JVM: closing them,
+     * or letting the collector close them, would release that lock, so they are kept open. Only
+     * such outside locking puts one here; this class's own holds are found in {@link #HELD} first.
      */
     private static final List<FileChannel> KEPT = new ArrayList<>();
 
-    private final Object key;
+    private final Object directoryKey;
     private final Path file;
-    private final FileChannel channel;
-    private final FileLock lock;
     private final boolean exclusive;
+    /** The LOCK file's identity, channel and lock; null while a read-only hold has no LOCK file. */
+    private Object fileKey;
+    private FileChannel channel;
+    private FileLock lock;
     private int holders;
 
-    private StoreLock(Object key, Path file, FileChannel channel, FileLock lock, boolean exclusive) {
-        this.key = key;
+    private StoreLock(Object directoryKey, Path file, boolean exclusive) {
+        this.directoryKey = directoryKey;
         this.file = file;
-        this.channel = channel;
-        this.lock = lock;
         this.exclusive = exclusive;
     }
 
-    /** The identity of directory {@code dir} on disk (device and inode where the file system has them). */
-    private static Object identity(Path dir) throws IOException {
-        Object k = Files.readAttributes(dir, BasicFileAttributes.class).fileKey();
-        return k != null ? k : dir.toRealPath();
+    /** The identity of {@code path} on disk (device and inode where the file system has them). */
+    private static Object identity(Path path) throws IOException {
+        Object k = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+        return k != null ? k : path.toRealPath();
     }
 
     /**
@@ -67,21 +72,27 @@ final class StoreLock {
      * @throws IllegalStateException if any open, read-write or read-only, holds the store, in this process or another
      */
     static StoreLock exclusive(Path dir) throws IOException {
-        Object key = identity(dir);
         Path file = dir.resolve("LOCK");
         synchronized (HELD) {
-            StoreLock held = HELD.get(key);
+            Object directoryKey = identity(dir);
+            StoreLock held = HELD.get(directoryKey);
+            if (held == null) {
+                try {
+                    Files.createFile(file); // a new file: no lock of this process can be on it
+                } catch (FileAlreadyExistsException exists) {
+                    // the usual case
+                }
+                held = HELD.get(identity(file));
+            }
             if (held != null) {
                 throw new IllegalStateException("store at " + dir + " is already open in this process ("
                         + (held.exclusive ? "read-write" : "read-only") + "; its LOCK file is held)");
             }
-            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock l = tryLock(ch, file, false);
-            if (l == null) {
-                ch.close(); // another process holds it, and this JVM holds no lock on the file: closing releases none
+            StoreLock s = new StoreLock(directoryKey, file, true);
+            if (!s.lockFile(false)) {
                 throw new IllegalStateException("store at " + dir + " is already open in another process (its LOCK file is held)");
             }
-            return hold(key, file, ch, l, true);
+            return s.register();
         }
     }
 
@@ -91,27 +102,33 @@ final class StoreLock {
      * @throws IllegalStateException if a read-write open holds the store, in this process or another
      */
     static StoreLock shared(Path dir) throws IOException {
-        Object key = identity(dir);
         Path file = dir.resolve("LOCK");
         synchronized (HELD) {
-            StoreLock held = HELD.get(key);
+            Object directoryKey = identity(dir);
+            boolean lockFile = Files.exists(file);
+            StoreLock held = HELD.get(directoryKey);
+            if (held == null && lockFile) {
+                held = HELD.get(identity(file));
+            }
             if (held != null) {
                 if (held.exclusive) {
                     throw writer(dir, "in this process");
                 }
+                if (held.channel == null && lockFile) {
+                    // Held so far without a LOCK file, which a writer elsewhere has made since: share its lock first.
+                    if (!held.lockFile(true)) {
+                        throw writer(dir, "in another process");
+                    }
+                    HELD.put(held.fileKey, held);
+                }
                 held.holders++;
                 return held;
             }
-            if (!Files.exists(file)) {
-                return hold(key, file, null, null, false);
-            }
-            FileChannel ch = FileChannel.open(file, StandardOpenOption.READ);
-            FileLock l = tryLock(ch, file, true);
-            if (l == null) {
-                ch.close(); // as above: no lock of this JVM on the file to lose
+            StoreLock s = new StoreLock(directoryKey, file, false);
+            if (lockFile && !s.lockFile(true)) {
                 throw writer(dir, "in another process");
             }
-            return hold(key, file, ch, l, false);
+            return s.register();
         }
     }
 
@@ -120,28 +137,41 @@ final class StoreLock {
                 + " (its LOCK file is held), so it cannot be opened read-only until that closes");
     }
 
-    private static StoreLock hold(Object key, Path file, FileChannel ch, FileLock l, boolean exclusive) {
-        StoreLock s = new StoreLock(key, file, ch, l, exclusive);
-        s.holders = 1;
-        HELD.put(key, s);
-        return s;
+    /** Registers a new hold (one holder) under its identities. */
+    private StoreLock register() {
+        holders = 1;
+        HELD.put(directoryKey, this);
+        if (fileKey != null) {
+            HELD.put(fileKey, this);
+        }
+        return this;
     }
 
     /**
-     * Tries the lock. An {@link OverlappingFileLockException} means this JVM already locks the
-     * file through another path: the channel is then kept open (see {@link #KEPT}).
+     * Takes the LOCK file's lock (shared or exclusive) for this hold; false if another process
+     * holds it. An {@link OverlappingFileLockException} means code outside this class locks the
+     * file in this JVM: the channel is then kept open (see {@link #KEPT}).
      */
-    private static FileLock tryLock(FileChannel ch, Path file, boolean shared) throws IOException {
+    private boolean lockFile(boolean shared) throws IOException {
+        FileChannel ch = FileChannel.open(file, shared ? StandardOpenOption.READ : StandardOpenOption.WRITE);
+        FileLock l;
         try {
-            return ch.tryLock(0, Long.MAX_VALUE, shared);
-        } catch (OverlappingFileLockException lockedThroughAnotherPath) {
+            l = ch.tryLock(0, Long.MAX_VALUE, shared);
+        } catch (OverlappingFileLockException lockedOutsideThisClass) {
             KEPT.add(ch);
-            throw new IllegalStateException(file + " is already locked in this process through another path to the same file"
-                    + " (a hard link, or a copy made with links, of a store that is open)", lockedThroughAnotherPath);
+            throw new IllegalStateException(file + " is locked elsewhere in this process", lockedOutsideThisClass);
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
+        if (l == null) {
+            ch.close(); // another process holds it, and this JVM holds no lock on the file: closing releases none
+            return false;
+        }
+        fileKey = identity(file);
+        channel = ch;
+        lock = l;
+        return true;
     }
 
     /** Gives up one open's hold; the last one releases the lock and closes the file. */
@@ -150,7 +180,10 @@ final class StoreLock {
             if (--holders > 0) {
                 return;
             }
-            HELD.remove(key);
+            HELD.remove(directoryKey);
+            if (fileKey != null) {
+                HELD.remove(fileKey);
+            }
             if (channel == null) {
                 return;
             }

@@ -332,8 +332,8 @@ class ReadOnlyTest {
 
     /**
      * A LOCK file reached through another path (a hard link, as a copy made with links has) is the
-     * same file: an open of the copy here is refused, and the channel it opened is kept, even
-     * through a garbage collection, since closing it would drop the writer's lock.
+     * same file: opens of the copy here are refused from the table of holds, without a channel on
+     * the file (closing one, or its collection, would drop the writer's lock).
      */
     @Test
     void aCopyWhoseLockIsALinkIsRefusedAndTheWriterKeepsItsLock() throws Exception {
@@ -343,23 +343,32 @@ class ReadOnlyTest {
             writer.put(b("k"), b("v"));
             MappedAppendFileTest.copyTree(db, copy);
             Files.createLink(copy.resolve("LOCK"), db.resolve("LOCK"));
-            IllegalStateException e = assertThrows(IllegalStateException.class, () -> EverettDB.openReadOnly(copy, new DBOptions()));
-            assertTrue(e.getMessage().contains("another path"), e.getMessage());
-            assertThrows(IllegalStateException.class, () -> EverettDB.open(copy));
+            for (int i = 0; i < 3; i++) {
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> EverettDB.openReadOnly(copy, new DBOptions()));
+                assertTrue(e.getMessage().contains("in this process"), e.getMessage());
+                e = assertThrows(IllegalStateException.class, () -> EverettDB.open(copy));
+                assertTrue(e.getMessage().contains("in this process"), e.getMessage());
+            }
             System.gc();
             System.gc();
             assertTrue(attempt(db, "try-rw").startsWith("REFUSED"), "the writer's lock survived the refused opens and a collection");
         }
     }
 
-    /** A store without a LOCK file: its read-only opens still keep a writer of this process out. */
-    @Test
-    void aStoreWithoutALockFileIsHeldInThisProcess() throws IOException {
-        Path db = dir.resolve("lockless");
+    /** A store holding k = v, as copied without its LOCK file. */
+    private Path locklessStore(String name) throws IOException {
+        Path db = dir.resolve(name);
         try (EverettDB d = EverettDB.open(db)) {
             d.put(b("k"), b("v"));
         }
         Files.delete(db.resolve("LOCK"));
+        return db;
+    }
+
+    /** A store without a LOCK file: its read-only opens still keep a writer of this process out. */
+    @Test
+    void aStoreWithoutALockFileIsHeldInThisProcess() throws IOException {
+        Path db = locklessStore("lockless");
         try (EverettDB reader = EverettDB.openReadOnly(db, new DBOptions());
              EverettDB second = EverettDB.openReadOnly(db, new DBOptions())) {
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> EverettDB.open(db));
@@ -370,6 +379,31 @@ class ReadOnlyTest {
         try (EverettDB d = EverettDB.open(db)) {
             assertArrayEquals(b("v"), d.get(b("k")));
         }
+    }
+
+    /**
+     * A store without a LOCK file, held read-only here, opened for writing by another process
+     * (which makes the file and locks it): a further read-only open here is refused while that
+     * writer holds it, and shares the file's lock once it is gone.
+     */
+    @Test
+    void aLockFileMadeByAnotherProcessIsRespectedByLaterOpensHere() throws Exception {
+        Path db = locklessStore("lock-appears");
+        try (EverettDB first = EverettDB.openReadOnly(db, new DBOptions())) {
+            Process writer = holder(db, "rw");
+            try {
+                IllegalStateException e = assertThrows(IllegalStateException.class, () -> EverettDB.openReadOnly(db, new DBOptions()));
+                assertTrue(e.getMessage().contains("in another process"), e.getMessage());
+            } finally {
+                release(writer);
+            }
+            try (EverettDB second = EverettDB.openReadOnly(db, new DBOptions())) {
+                assertArrayEquals(b("v"), second.get(b("k")));
+                assertTrue(attempt(db, "try-rw").startsWith("REFUSED"), "the shared lock taken for the hold keeps writers out now");
+            }
+            assertArrayEquals(b("v"), first.get(b("k")));
+        }
+        assertEquals("OPENED", attempt(db, "try-rw"));
     }
 
     /** A child JVM holding {@code db} open ({@link LockHolder}), returned once it says so. */
