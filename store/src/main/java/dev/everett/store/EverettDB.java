@@ -1483,7 +1483,13 @@ public final class EverettDB implements AutoCloseable {
     private UncheckedIOException closeFailed(Throwable failure) {
         IOException io = failure instanceof IOException e ? e
                 : failure instanceof UncheckedIOException u ? u.getCause() : new IOException(failure);
-        return new UncheckedIOException("closing store at " + dir + " failed: " + failure, io);
+        UncheckedIOException out = new UncheckedIOException("closing store at " + dir + " failed: " + failure, io);
+        if (failure instanceof UncheckedIOException) {
+            for (Throwable later : failure.getSuppressed()) {
+                out.addSuppressed(later); // the wrapper itself is dropped: keep what was added to it
+            }
+        }
+        return out;
     }
 
     /** Close of a read-only store: nothing to wait for, force or flush. */

@@ -10,9 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,11 +36,12 @@ final class StoreLock {
     /** Holds of this JVM, each under its directory's identity and its LOCK file's (if it has one). */
     private static final Map<Object, StoreLock> HELD = new HashMap<>();
     /**
-     * Channels on a LOCK file that code outside this class had locked in this JVM: closing them,
-     * or letting the collector close them, would release that lock, so they are kept open. Only
-     * such outside locking puts one here; this class's own holds are found in {@link #HELD} first.
+     * Channels on LOCK files that code outside this class had locked in this JVM, by the file's
+     * identity: closing them, or letting the collector close them, would release that lock, so
+     * they are kept open, one per file (a file found here is refused without opening another).
+     * Only such outside locking puts one here; this class's own holds are found in {@link #HELD}.
      */
-    private static final List<FileChannel> KEPT = new ArrayList<>();
+    private static final Map<Object, FileChannel> KEPT = new HashMap<>();
 
     private final Object directoryKey;
     private final Path file;
@@ -116,6 +115,12 @@ final class StoreLock {
                 }
                 if (held.channel == null && lockFile) {
                     // Held so far without a LOCK file, which a writer elsewhere has made since: share its lock first.
+                    StoreLock other = HELD.get(identity(file));
+                    if (other != null) {
+                        // That file is already another hold's here (a hard link between stores): no channel on it may be opened.
+                        throw new IllegalStateException("store at " + dir + ": its LOCK file is the LOCK file of another store open in this process ("
+                                + (other.exclusive ? "read-write" : "read-only") + ")");
+                    }
                     if (!held.lockFile(true)) {
                         throw writer(dir, "in another process");
                     }
@@ -153,12 +158,16 @@ final class StoreLock {
      * file in this JVM: the channel is then kept open (see {@link #KEPT}).
      */
     private boolean lockFile(boolean shared) throws IOException {
+        Object key = identity(file);
+        if (KEPT.containsKey(key)) {
+            throw new IllegalStateException(file + " is locked elsewhere in this process");
+        }
         FileChannel ch = FileChannel.open(file, shared ? StandardOpenOption.READ : StandardOpenOption.WRITE);
         FileLock l;
         try {
             l = ch.tryLock(0, Long.MAX_VALUE, shared);
         } catch (OverlappingFileLockException lockedOutsideThisClass) {
-            KEPT.add(ch);
+            KEPT.put(key, ch);
             throw new IllegalStateException(file + " is locked elsewhere in this process", lockedOutsideThisClass);
         } catch (IOException | RuntimeException e) {
             ch.close();
@@ -168,7 +177,19 @@ final class StoreLock {
             ch.close(); // another process holds it, and this JVM holds no lock on the file: closing releases none
             return false;
         }
-        fileKey = identity(file);
+        try {
+            if (!identity(file).equals(key)) {
+                throw new IllegalStateException(file + " was replaced while it was being locked; try again");
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                l.release(); // ours alone: the table holds nothing on this file, so closing drops no other lock
+            } finally {
+                ch.close();
+            }
+            throw e;
+        }
+        fileKey = key;
         channel = ch;
         lock = l;
         return true;

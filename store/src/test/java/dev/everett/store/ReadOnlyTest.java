@@ -406,6 +406,28 @@ class ReadOnlyTest {
         assertEquals("OPENED", attempt(db, "try-rw"));
     }
 
+    /**
+     * A lock-less store held here whose LOCK then appears as a hard link to another held store's
+     * LOCK: refused from the table, without a channel on that file, so the other hold keeps its lock.
+     */
+    @Test
+    void aLockLinkedToAnotherHeldStoresLockIsRefusedWithoutTouchingIt() throws Exception {
+        Path a = locklessStore("linked-a");
+        Path bDir = dir.resolve("linked-b");
+        try (EverettDB d = EverettDB.open(bDir)) {
+            d.put(b("k"), b("w"));
+        }
+        try (EverettDB readA = EverettDB.openReadOnly(a, new DBOptions()); EverettDB readB = EverettDB.openReadOnly(bDir, new DBOptions())) {
+            Files.createLink(a.resolve("LOCK"), bDir.resolve("LOCK"));
+            IllegalStateException e = assertThrows(IllegalStateException.class, () -> EverettDB.openReadOnly(a, new DBOptions()));
+            assertTrue(e.getMessage().contains("another store open in this process"), e.getMessage());
+            System.gc();
+            assertTrue(attempt(bDir, "try-rw").startsWith("REFUSED"), "the other store's shared lock is intact");
+            assertArrayEquals(b("v"), readA.get(b("k")));
+            assertArrayEquals(b("w"), readB.get(b("k")));
+        }
+    }
+
     /** A child JVM holding {@code db} open ({@link LockHolder}), returned once it says so. */
     private static Process holder(Path db, String mode) throws IOException {
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED",
