@@ -66,8 +66,8 @@ final class EverettTree implements LsmTree {
     }
 
     /**
-     * Opens the tree in {@code dir}. Read-only, it writes nothing: the directory must hold a tree
-     * already, the manifest is replayed but not rolled over, files no edit names are left where
+     * Opens the tree in {@code dir}. Read-only, it writes nothing: a directory without a manifest
+     * is an empty tree (not made on disk), the manifest is replayed but not rolled over, files no edit names are left where
      * they are, segment stores are opened read-only (a key filter missing or stale is not rebuilt:
      * that segment is read without filters), and a lost whole-run chain is refused instead of
      * rebuilt.
@@ -80,11 +80,9 @@ final class EverettTree implements LsmTree {
         // The open decides whether segment stores write, not the options a host passed in.
         ObjectStoreOptions store = options.store().withReadOnly(readOnly);
         if (readOnly) {
+            // A directory without a manifest (missing, or a crash came before the first one) is
+            // an empty tree, as a read-write open would find it, only not made on disk.
             files = new ReadOnlyFiles(files, dir);
-            if (!files.exists(dir.resolve(Manifest.CURRENT))) {
-                throw new NoSuchFileException(dir.resolve(Manifest.CURRENT).toString(), null,
-                        "no tree to open read-only (a tree's first read-write open writes its manifest)");
-            }
         }
         files.createDirectories(dir);
         Manifest.Replayed replayed = Manifest.replay(files, dir, options.layout());

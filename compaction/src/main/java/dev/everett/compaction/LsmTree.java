@@ -55,8 +55,10 @@ public interface LsmTree extends AutoCloseable {
     }
 
     /**
-     * Opens the existing tree in {@code dir} for reading only, as RocksDB's {@code OpenForReadOnly}:
-     * nothing in the directory is created, written, renamed or deleted. The manifest is replayed
+     * Opens the tree in {@code dir} for reading only, as RocksDB's {@code OpenForReadOnly}:
+     * nothing in the directory is created, written, renamed or deleted. A directory without a
+     * manifest (missing, or one a crash left before its first manifest) reads as an empty tree, as
+     * a read-write open would find it. The manifest is replayed
      * (a torn tail is dropped in memory, not cut off), the segments it names are opened, files no
      * edit names are left for the next read-write open to sweep, and segments are read without
      * their key filters (a missing or stale filter would have to be written; lookups give the same
@@ -64,8 +66,8 @@ public interface LsmTree extends AutoCloseable {
      * and {@link #compact} throw {@link UnsupportedOperationException}; {@link #pickCompaction()}
      * finds nothing. {@code check} may refuse the replayed state, as for {@link #open}.
      *
-     * @throws java.nio.file.NoSuchFileException if {@code dir} holds no tree, or a whole-run
-     *         tree's chain is missing (a read-write open rebuilds it)
+     * @throws java.nio.file.NoSuchFileException if a whole-run tree's chain is missing (a
+     *         read-write open rebuilds it)
      */
     static LsmTree openReadOnly(Path dir, TreeOptions options, RecoveryCheck check) throws IOException {
         return EverettTree.open(dir, options, check, true);

@@ -1,7 +1,6 @@
 package dev.everett.compaction;
 
 import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -10,7 +9,7 @@ import java.nio.file.Path;
  * sure nothing else it does writes either (a directory created, a manifest rolled over, garbage
  * swept), so that "read-only" is a property of the files and not only of the code paths someone
  * remembered. (The segment stores' own files are kept the same way by their read-only option.)
- * Creating a directory that exists already is not a change, so it is allowed.
+ * Creating a directory is skipped rather than refused: a missing one reads as empty.
  */
 final class ReadOnlyFiles extends ForwardingStorageFiles {
     private final Path tree;
@@ -24,12 +23,12 @@ final class ReadOnlyFiles extends ForwardingStorageFiles {
         return new UnsupportedOperationException("tree " + tree + " is open read-only: refused to " + what + " " + path);
     }
 
-    /** A directory a read-only tree needs and does not find is missing, not something to make. */
+    /**
+     * Makes nothing: a directory a read-only tree does not find stays missing, and reads of it
+     * find nothing there (an empty tree, no segments), as a read-write open would have found it.
+     */
     @Override
-    public void createDirectories(Path dir) throws IOException {
-        if (!isDirectory(dir)) {
-            throw new NoSuchFileException(dir.toString(), null, "missing from tree " + tree + ", which is open read-only (nothing is created)");
-        }
+    public void createDirectories(Path dir) {
     }
 
     @Override

@@ -167,16 +167,20 @@ class ReadOnlyTreeTest {
         assertUnchanged(before, root);
     }
 
+    /** A directory without a manifest (missing, or left so by a crash before the first one) reads as an empty tree, and stays as it was. */
     @ParameterizedTest
     @EnumSource(Layout.class)
-    void aDirectoryWithoutATreeIsRefusedAndNotCreated(Layout layout) throws IOException {
+    void aDirectoryWithoutAManifestReadsAsAnEmptyTreeAndIsNotMade(Layout layout) throws IOException {
         Path none = dir.resolve("none");
-        NoSuchFileException e = assertThrows(NoSuchFileException.class, () -> LsmTree.openReadOnly(none, options(layout), RecoveryCheck.NONE));
-        assertTrue(e.getMessage().contains("read-only"), e.getMessage());
-        assertFalse(Files.exists(none));
-        Files.createDirectories(none);
-        assertThrows(NoSuchFileException.class, () -> LsmTree.openReadOnly(none, options(layout), RecoveryCheck.NONE));
-        try (Stream<Path> s = Files.list(none)) {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        for (Path p : List.of(none, empty)) {
+            try (LsmTree tree = LsmTree.openReadOnly(p, options(layout), RecoveryCheck.NONE)) {
+                assertReads(tree, Fixtures.newModel());
+                assertThrows(UnsupportedOperationException.class, () -> tree.recordHostState(new byte[1]));
+            }
+        }
+        assertFalse(Files.exists(none), "not made");
+        try (Stream<Path> s = Files.list(empty)) {
             assertNull(s.findAny().orElse(null), "nothing written into the empty directory");
         }
     }

@@ -241,6 +241,33 @@ class ReadOnlyTest {
         assertFalse(Files.exists(old), "the read-write open deletes it");
     }
 
+    /** A store whose first open was cut short after its descriptor (no tree, no log yet) reads as empty, as its recovery would. */
+    @Test
+    void aStoreCutShortInItsFirstOpenReadsAsEmpty() throws IOException {
+        Path db = dir.resolve("first-open");
+        EverettDB.open(db).close();
+        try (Stream<Path> s = Files.walk(db.resolve(EverettDB.TREE_DIR))) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+        try (Stream<Path> s = Files.list(db)) {
+            for (Path p : s.filter(p -> WriteAheadLog.numberOf(p) >= 0).toList()) {
+                Files.delete(p);
+            }
+        }
+        Map<String, byte[]> before = files(db);
+        try (EverettDB d = EverettDB.openReadOnly(db, new DBOptions()); EverettIterator it = d.newIterator()) {
+            it.seekToFirst();
+            assertFalse(it.isValid());
+            assertEquals(0, d.getLatestSequenceNumber());
+        }
+        assertUnchanged(before, db);
+        try (EverettDB d = EverettDB.open(db)) {
+            d.put(b("k"), b("v"));
+        }
+    }
+
     @Test
     void readOnlyOpensShareTheLockAndExcludeAWriter() throws IOException {
         Path db = dir.resolve("locked");
