@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.everett.api.Policy;
 import dev.everett.compaction.Layout;
+import dev.everett.segment.testing.DirectoryContents;
 import dev.everett.store.DBOptions;
 import dev.everett.store.EverettDB;
 import java.io.RandomAccessFile;
@@ -110,7 +111,7 @@ class StoreCommandsTest {
             d.flush();
             d.put("logged".getBytes(), "only in the log".getBytes()); // replayed (and flushed) by a read-write open
         }
-        java.util.Map<String, byte[]> before = contents(db);
+        java.util.Map<String, byte[]> before = DirectoryContents.of(db);
         String sst = dir.resolve("out.sst").toString();
         for (String[] command : new String[][] {{"get", "logged"}, {"scan"}, {"dump"}, {"stats"}, {"verify"}, {"export", "--sst", sst}}) {
             String[] args = new String[command.length + 1];
@@ -119,25 +120,10 @@ class StoreCommandsTest {
             System.arraycopy(command, 1, args, 2, command.length - 1);
             Cli.Result r = Cli.run((Object[]) args);
             assertEquals(0, r.exit(), r.toString());
-            java.util.Map<String, byte[]> after = contents(db);
-            assertEquals(before.keySet(), after.keySet(), command[0] + " changed the store's files");
-            for (String k : before.keySet()) {
-                assertTrue(java.util.Arrays.equals(before.get(k), after.get(k)), command[0] + " changed " + k);
-            }
+            DirectoryContents.assertUnchanged(before, db, command[0]);
         }
         assertEquals("only in the log\n", Cli.run("get", db, "logged").out());
         assertTrue(Cli.run("stats", db).out().contains("(read-only)"));
-    }
-
-    /** Every path under {@code root}, directories included, with each file's bytes. */
-    private static java.util.Map<String, byte[]> contents(Path root) throws java.io.IOException {
-        java.util.Map<String, byte[]> out = new java.util.TreeMap<>();
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.toList()) {
-                out.put(root.relativize(p).toString(), Files.isRegularFile(p) ? Files.readAllBytes(p) : new byte[0]);
-            }
-        }
-        return out;
     }
 
     @Test

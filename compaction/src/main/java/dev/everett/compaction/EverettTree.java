@@ -113,11 +113,11 @@ final class EverettTree implements LsmTree {
                     replayed.levels().hostState().clone(), replayed.tornTail());
             Levels levels = replayed.levels();
             WholeRunChain.State chain = levels.chain();
-            if (chain != null && !files.exists(WholeRunChain.directory(tree.chains, chain.id())) && readOnly) {
-                throw new NoSuchFileException(WholeRunChain.directory(tree.chains, chain.id()).toString(), null,
-                        "the whole-run chain the manifest names is missing; a read-write open rebuilds it from the runs");
-            }
             if (chain != null && !files.exists(WholeRunChain.directory(tree.chains, chain.id()))) {
+                if (readOnly) {
+                    throw new NoSuchFileException(WholeRunChain.directory(tree.chains, chain.id()).toString(), null,
+                            "the whole-run chain the manifest names is missing; a read-write open rebuilds it from the runs");
+                }
                 // The chain is derived from the runs: rebuild a lost one rather than refuse the tree.
                 chain = WholeRunChain.build(segments, tree.chains, null, List.of(), runs(levels));
                 levels = new Levels(levels.layout(), levels.levels(), levels.hostState(), levels.number(), chain);

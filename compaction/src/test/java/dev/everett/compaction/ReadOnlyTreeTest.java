@@ -11,6 +11,7 @@ import dev.everett.api.FilterPolicy;
 import dev.everett.api.KeyRange;
 import dev.everett.api.Lookup;
 import dev.everett.api.ObjectId;
+import dev.everett.segment.testing.DirectoryContents;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,27 +65,12 @@ class ReadOnlyTreeTest {
         return model;
     }
 
-    /** Every path under {@code root} (directories too), with each file's bytes. */
     private static Map<String, byte[]> files(Path root) throws IOException {
-        Map<String, byte[]> out = new TreeMap<>();
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.toList()) {
-                out.put(root.relativize(p).toString(), Files.isRegularFile(p) ? Files.readAllBytes(p) : new byte[0]);
-            }
-        }
-        return out;
+        return DirectoryContents.of(root);
     }
 
     private static void assertUnchanged(Map<String, byte[]> before, Path root) throws IOException {
-        Map<String, byte[]> after = files(root);
-        java.util.Set<String> added = new java.util.TreeSet<>(after.keySet());
-        added.removeAll(before.keySet());
-        java.util.Set<String> removed = new java.util.TreeSet<>(before.keySet());
-        removed.removeAll(after.keySet());
-        assertEquals("added [] removed []", "added " + added + " removed " + removed, "paths the read-only open changed");
-        for (String k : before.keySet()) {
-            assertArrayEquals(before.get(k), after.get(k), k);
-        }
+        DirectoryContents.assertUnchanged(before, root, "the read-only open");
     }
 
     /** Reads every key of the model (and a few absent ones) both by lookup and by cursor. */

@@ -288,10 +288,7 @@ public final class EverettDB implements AutoCloseable {
      * the last one, starts a new log, and flushes the replayed memtable so the old logs can go.
      */
     private void recover() throws IOException {
-        HostState state;
-        try (Version v = tree.current()) {
-            state = HostState.decode(v.hostState(), dir.resolve(TREE_DIR));
-        }
+        HostState state = treeHostState();
         List<Path> logs = new ArrayList<>();
         long maxLog = state.minLogNumber() - 1;
         for (Path p : files.list(dir)) {
@@ -326,16 +323,20 @@ public final class EverettDB implements AutoCloseable {
         this.view = new ReadView(new MemTable(log.number()), List.of(), tree.current());
     }
 
+    /** The host state the tree's last edit recorded (the first log still needed, the last sequence number flushed). */
+    private HostState treeHostState() {
+        try (Version v = tree.current()) {
+            return HostState.decode(v.hostState(), dir.resolve(TREE_DIR));
+        }
+    }
+
     /**
      * A read-only open's recovery: the logs the tree's last flush did not cover, replayed into the
      * memtable reads see. Unlike {@link #recover()} it leaves every log as it is: older logs are
      * not deleted, a torn tail is not cut off, no new log is started and nothing is flushed.
      */
     private void replayInMemory() throws IOException {
-        HostState state;
-        try (Version v = tree.current()) {
-            state = HostState.decode(v.hostState(), dir.resolve(TREE_DIR));
-        }
+        HostState state = treeHostState();
         List<Path> logs = new ArrayList<>();
         for (Path p : files.list(dir)) {
             if (WriteAheadLog.numberOf(p) >= state.minLogNumber()) {

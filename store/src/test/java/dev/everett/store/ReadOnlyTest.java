@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.everett.api.Policy;
 import dev.everett.api.PolicyMismatchException;
 import dev.everett.compaction.Layout;
+import dev.everett.segment.testing.DirectoryContents;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -19,9 +20,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,27 +45,12 @@ class ReadOnlyTest {
                 .setLevel0FileNumCompactionTrigger(2);
     }
 
-    /** Every path under {@code root} (directories too), with each file's bytes. */
     private static Map<String, byte[]> files(Path root) throws IOException {
-        Map<String, byte[]> out = new TreeMap<>();
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.toList()) {
-                out.put(root.relativize(p).toString(), Files.isRegularFile(p) ? Files.readAllBytes(p) : new byte[0]);
-            }
-        }
-        return out;
+        return DirectoryContents.of(root);
     }
 
     private static void assertUnchanged(Map<String, byte[]> before, Path root) throws IOException {
-        Map<String, byte[]> after = files(root);
-        Set<String> added = new TreeSet<>(after.keySet());
-        added.removeAll(before.keySet());
-        Set<String> removed = new TreeSet<>(before.keySet());
-        removed.removeAll(after.keySet());
-        assertEquals("added [] removed []", "added " + added + " removed " + removed, "paths the read-only open changed");
-        for (String k : before.keySet()) {
-            assertArrayEquals(before.get(k), after.get(k), k);
-        }
+        DirectoryContents.assertUnchanged(before, root, "the read-only open");
     }
 
     /**

@@ -18,12 +18,12 @@ import dev.everett.api.Policy;
 import dev.everett.api.SegmentWriter;
 import dev.everett.segment.EverettSegmentEngine;
 import dev.everett.segment.cascade.CascadeTest;
+import dev.everett.segment.testing.DirectoryContents;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,23 +41,12 @@ class ReadOnlyStoreTest {
     private static final ObjectStoreOptions FILTERED = ObjectStoreOptions.defaults().withFilters(FilterPolicy.bloom(10));
     private static final ObjectStoreOptions READ_ONLY = FILTERED.withReadOnly(true);
 
-    /** Every path under {@code root}, with each file's bytes. */
     private static Map<String, byte[]> files(Path root) throws IOException {
-        Map<String, byte[]> out = new TreeMap<>();
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.toList()) {
-                out.put(root.relativize(p).toString(), Files.isRegularFile(p) ? Files.readAllBytes(p) : new byte[0]);
-            }
-        }
-        return out;
+        return DirectoryContents.of(root);
     }
 
     private static void assertUnchanged(Map<String, byte[]> before, Path root) throws IOException {
-        Map<String, byte[]> after = files(root);
-        assertEquals(before.keySet(), after.keySet(), "paths under the store's root");
-        for (String k : before.keySet()) {
-            assertArrayEquals(before.get(k), after.get(k), k);
-        }
+        DirectoryContents.assertUnchanged(before, root, "the read-only store");
     }
 
     /** An indexed segment's head and its native's identity. */
