@@ -15,12 +15,13 @@ import java.util.List;
  * last output, then indexing and describing every output) and {@code close}. Prints the median of
  * each phase over the second half of the rounds (the first half is warm-up), in milliseconds,
  * and the outputs' native and index bytes; with {@code --each}, every round's phases too (to see
- * where an outlier's time went). Code that runs once per output is compiled late (it runs 2 to 25
+ * where an outlier's time went); with {@code --dir DIR}, the files in {@code DIR} instead of
+ * {@code /dev/shm} (the benchmark's {@code -p dir=DIR}). Code that runs once per output is compiled late (it runs 2 to 25
  * times a compaction), so take 100 rounds for figures after the JIT has finished
  * (docs/benchmarks/compaction.md, "Warm-up: the JIT").
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp bench/target/benchmarks.jar \
- *     dev.everett.bench.CompactionPhases ROUNDS [--each]</pre>
+ *     dev.everett.bench.CompactionPhases ROUNDS [--each] [--dir DIR]</pre>
  */
 public final class CompactionPhases {
     private static final String[] PHASES = {"open", "crc", "merge", "finish", "close", "total"};
@@ -29,19 +30,30 @@ public final class CompactionPhases {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 1 || args.length > 2 || (args.length == 2 && !args[1].equals("--each"))) {
-            System.err.println("usage: CompactionPhases ROUNDS [--each] (e.g. 16)");
+        boolean each = false;
+        String dir = "auto";
+        boolean usage = args.length < 1;
+        for (int a = 1; a < args.length && !usage; a++) {
+            if (args[a].equals("--each")) {
+                each = true;
+            } else if (args[a].equals("--dir") && a + 1 < args.length) {
+                dir = args[++a];
+            } else {
+                usage = true;
+            }
+        }
+        if (usage) {
+            System.err.println("usage: CompactionPhases ROUNDS [--each] [--dir DIR] (e.g. 16)");
             System.exit(2);
         }
         int rounds = Integer.parseInt(args[0]);
-        boolean each = args.length == 2;
         int[] targets = {64, 4};
         CompactionVsRocksBench.EverettRuns[] fixtures = new CompactionVsRocksBench.EverettRuns[targets.length];
         try {
             for (int i = 0; i < targets.length; i++) {
                 fixtures[i] = new CompactionVsRocksBench.EverettRuns();
                 fixtures[i].targetMiB = targets[i];
-                fixtures[i].dir = "auto";
+                fixtures[i].dir = dir;
                 fixtures[i].setUp();
             }
             double[][][] t = new double[targets.length][PHASES.length][rounds];

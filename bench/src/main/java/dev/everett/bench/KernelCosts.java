@@ -20,8 +20,13 @@ import java.util.zip.CRC32C;
  * buffer grows to; RocksDB's writer issues calls of the same order), with and without an
  * {@code fallocate} first (RocksDB preallocates its outputs), and reading a file of an input's
  * size through a fresh mapping (the first pass pays the page-table set-up, the second does not,
- * closing the arena unmaps). Prints the median of the rounds after the first half, in ms.
- * Context for docs/benchmarks/compaction.md ("The kernel's share").
+ * closing the arena unmaps). Two more readings of the same file say where a first pass's cost
+ * lies: a fresh mapping populated by {@code madvise(MADV_POPULATE_READ)} before its CRC pass
+ * (where the cost is the kernel's own page faults, the pass after populating should cost what a
+ * second pass does; under a hypervisor that shadows the page tables it does not), and the CRC taken through
+ * {@code pread} into one reused 64 KiB buffer, as RocksDB reads (no mapping at all). Prints the
+ * median of the rounds after the first half, in ms. Context for docs/benchmarks/compaction.md
+ * ("The kernel's share", "A new machine").
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -cp bench/target/benchmarks.jar dev.everett.bench.KernelCosts [DIR] [BYTES] [ROUNDS]</pre>
  *
@@ -30,7 +35,10 @@ import java.util.zip.CRC32C;
  */
 public final class KernelCosts {
     private static final int CHUNK = 1 << 16;
-    private static final String[] NAMES = {"write", "fallocate", "write after fallocate", "delete", "map and CRC (first pass)", "CRC (pages mapped)", "unmap"};
+    private static final String[] NAMES = {"write", "fallocate", "write after fallocate", "delete", "map and CRC (first pass)", "CRC (pages mapped)", "unmap",
+        "map and MADV_POPULATE_READ", "CRC after populating", "pread 64 KiB and CRC"};
+    /** {@code MADV_POPULATE_READ} (Linux 5.14). */
+    private static final int MADV_POPULATE_READ = 22;
 
     private KernelCosts() {
     }
@@ -46,6 +54,9 @@ public final class KernelCosts {
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
         MethodHandle close = linker.downcallHandle(linker.defaultLookup().find("close").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+        MethodHandle madvise = linker.downcallHandle(linker.defaultLookup().find("madvise").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+        ByteBuffer readBuffer = ByteBuffer.allocateDirect(CHUNK);
         ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
         for (int i = 0; i < CHUNK; i++) {
             chunk.put(i, (byte) (i * 31 + 7));
@@ -91,6 +102,36 @@ public final class KernelCosts {
                 t[4][r] = (t5 - s0) / 1e6;
                 t[5][r] = (t6 - t5) / 1e6;
                 t[6][r] = (t7 - t6) / 1e6;
+                try (Arena populated = Arena.ofShared()) {
+                    long p0 = System.nanoTime();
+                    MemorySegment pm = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes, populated);
+                    int rc = (int) madvise.invokeExact(pm, bytes, MADV_POPULATE_READ);
+                    if (rc != 0) {
+                        throw new IllegalStateException("madvise(MADV_POPULATE_READ) on " + plain + " failed (rc " + rc + "; Linux 5.14 or later)");
+                    }
+                    long p1 = System.nanoTime();
+                    CRC32C c = new CRC32C();
+                    c.update(pm.asByteBuffer());
+                    t[7][r] = (p1 - p0) / 1e6;
+                    t[8][r] = (System.nanoTime() - p1) / 1e6;
+                    if (c.getValue() != first.getValue()) {
+                        throw new IllegalStateException("the populated mapping's CRC differs");
+                    }
+                }
+                long q0 = System.nanoTime();
+                CRC32C viaRead = new CRC32C();
+                for (long at = 0; at < bytes; ) {
+                    int n = ch.read(readBuffer.clear(), at);
+                    if (n < 0) {
+                        throw new IllegalStateException(plain + " ends at " + at + " of " + bytes);
+                    }
+                    viaRead.update(readBuffer.flip());
+                    at += n;
+                }
+                t[9][r] = (System.nanoTime() - q0) / 1e6;
+                if (viaRead.getValue() != first.getValue()) {
+                    throw new IllegalStateException("the CRC read through pread differs from the mapped one");
+                }
             }
             Files.delete(plain);
             t[0][r] = (t1 - t0) / 1e6;
