@@ -16,6 +16,22 @@ public interface SegmentEngine {
     SegmentReader open(Path file, Policy policy, OpenMode mode) throws IOException;
 
     /**
+     * Opens a native segment read whole into memory the reader owns (released when it closes)
+     * instead of mapped: for a reader that reads every record once, as a compaction reads its
+     * inputs, where a copy costs less than the first touch of every mapped page. Where an engine
+     * cannot make such a copy cheaply it maps the file as {@link #open} does (this default); the
+     * answers are the same either way. A copy does not see the file change after it was read.
+     */
+    default SegmentReader openInMemory(Path file, Policy policy, OpenMode mode) throws IOException {
+        return open(file, policy, mode);
+    }
+
+    /** True when {@link #openInMemory} copies files in this JVM; false when it maps them as {@link #open} does (this default). */
+    default boolean readsIntoMemory() {
+        return false;
+    }
+
+    /**
      * Reads what a native segment file records about itself (format, policy fields, counts,
      * sections) without knowing its policy, checking its envelope and directory as
      * {@link OpenMode#TYPED} does; no record is read. Open the file with

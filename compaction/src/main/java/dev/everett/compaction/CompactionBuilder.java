@@ -30,6 +30,19 @@ public interface CompactionBuilder {
     /** Opaque bytes stored in every output's metadata (default none). */
     CompactionBuilder hostBlob(byte[] blob);
 
+    /** The default of {@link #inputsInMemory}: 256 MiB of input natives. */
+    long DEFAULT_INPUTS_IN_MEMORY_BYTES = 256L << 20;
+
+    /**
+     * Read the inputs whole into memory when their natives hold at most {@code maxBytes} together
+     * (default {@link #DEFAULT_INPUTS_IN_MEMORY_BYTES}; 0 never), else read them through their
+     * mappings. A compaction reads every input page once; the first touch of a mapped page costs
+     * a page fault, which on some virtual machines costs more than copying the page
+     * ({@link dev.everett.api.SegmentEngine#openInMemory}). The copies are released when the job
+     * closes. Larger inputs stay mapped, so a job's own memory stays bounded.
+     */
+    CompactionBuilder inputsInMemory(long maxBytes);
+
     /** Opens the inputs and the first output. */
     CompactionJob start() throws IOException;
 }

@@ -540,7 +540,8 @@ final class EverettTree implements LsmTree {
 
         TreeCompaction(CompactionPlan plan, TreeVersion held, ValueMerger values, long target) throws IOException {
             super(segments, plan.inputs(), values, plan.dropTombstones() ? TombstonePolicy.DROP : TombstonePolicy.KEEP, target,
-                    options.filtersAt(plan.outputLevel()), new byte[0]);
+                    options.filtersAt(plan.outputLevel()), new byte[0],
+                    fitsInMemory(plan.inputs(), CompactionBuilder.DEFAULT_INPUTS_IN_MEMORY_BYTES));
             this.plan = plan;
             this.held = held;
         }

@@ -7,6 +7,7 @@ import dev.everett.api.MergeOutput;
 import dev.everett.api.MergeProgress;
 import dev.everett.api.ObjectId;
 import dev.everett.api.ObjectStore;
+import dev.everett.api.OpenMode;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueMerger;
@@ -36,6 +37,7 @@ class SegmentCompaction implements CompactionJob {
         private long targetFileBytes = Long.MAX_VALUE;
         private byte[] hostBlob = new byte[0];
         private FilterPolicy filters;
+        private long inputsInMemory = DEFAULT_INPUTS_IN_MEMORY_BYTES;
 
         Builder(SegmentFiles segments, List<SegmentMeta> inputs) {
             if (inputs.isEmpty()) {
@@ -80,9 +82,31 @@ class SegmentCompaction implements CompactionJob {
         }
 
         @Override
-        public CompactionJob start() throws IOException {
-            return new SegmentCompaction(segments, inputs, values, tombstones, targetFileBytes, filters, hostBlob);
+        public CompactionBuilder inputsInMemory(long maxBytes) {
+            if (maxBytes < 0) {
+                throw new IllegalArgumentException("inputs in memory must be at least 0 bytes, got " + maxBytes);
+            }
+            this.inputsInMemory = maxBytes;
+            return this;
         }
+
+        @Override
+        public CompactionJob start() throws IOException {
+            return new SegmentCompaction(segments, inputs, values, tombstones, targetFileBytes, filters, hostBlob,
+                    fitsInMemory(inputs, inputsInMemory));
+        }
+    }
+
+    /** Whether the natives of {@code inputs} hold at most {@code maxBytes} together (see {@link CompactionBuilder#inputsInMemory}). */
+    static boolean fitsInMemory(List<SegmentMeta> inputs, long maxBytes) {
+        long nativeBytes = 0;
+        for (SegmentMeta m : inputs) {
+            nativeBytes += m.nativeBytes();
+            if (nativeBytes > maxBytes) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private enum State { VERIFYING, MERGING, FINISHED, FAILED, CLOSED }
@@ -107,10 +131,16 @@ class SegmentCompaction implements CompactionJob {
     private int verified;
     /** Set by {@link #installed} when its edit failed but may be durable: close then leaves the outputs for the next open. */
     private boolean keepOutputs;
+    /** Whether each input is read into memory for the merge (its copy then replaces its mapped reader in {@link #readers}). */
+    private final boolean inputsInMemory;
+    /** The inputs' in-memory readers opened so far, closed with the job. */
+    private final List<SegmentReader> copies = new ArrayList<>();
 
     SegmentCompaction(SegmentFiles segments, List<SegmentMeta> inputMetas, ValueMerger values, TombstonePolicy tombstones,
-                      long targetFileBytes, FilterPolicy filters, byte[] hostBlob) throws IOException {
+                      long targetFileBytes, FilterPolicy filters, byte[] hostBlob, boolean inputsInMemory) throws IOException {
         this.segments = segments;
+        // Where the engine would only map the file again, keep the mapped readers.
+        this.inputsInMemory = inputsInMemory && segments.engine().readsIntoMemory();
         this.hostBlob = hostBlob;
         this.values = values;
         this.tombstones = tombstones;
@@ -157,7 +187,13 @@ class SegmentCompaction implements CompactionJob {
         try {
             if (state == State.VERIFYING) {
                 if (verified < readers.size()) {
-                    readers.get(verified).verifyChecksum();
+                    SegmentReader r = readers.get(verified);
+                    if (inputsInMemory) {
+                        r = segments.engine().openInMemory(r.path(), segments.policy(), OpenMode.TYPED);
+                        copies.add(r);
+                        readers.set(verified, r);
+                    }
+                    r.verifyChecksum();
                     verified++;
                 }
                 if (verified == readers.size()) {
@@ -292,10 +328,35 @@ class SegmentCompaction implements CompactionJob {
         segments.deleteQuietly(outputIds);
     }
 
+    /** Closes every copy and handle, each whatever the others do; the first failure is thrown with the later ones suppressed. */
     private void closeInputs() {
+        RuntimeException failed = null;
+        for (SegmentReader copy : copies) {
+            try {
+                copy.close();
+            } catch (RuntimeException e) {
+                failed = suppressing(failed, e);
+            }
+        }
+        copies.clear();
         for (SegmentHandle h : inputs) {
-            h.close();
+            try {
+                h.close();
+            } catch (RuntimeException e) {
+                failed = suppressing(failed, e);
+            }
         }
         inputs.clear();
+        if (failed != null) {
+            throw failed;
+        }
+    }
+
+    private static RuntimeException suppressing(RuntimeException first, RuntimeException next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 }

@@ -116,8 +116,10 @@ class SegmentFilesTest {
             Fixtures.apply(model, run);
         }
         boolean drop = r.nextBoolean();
+        // Inputs read into memory (the default, when they fit) or through their mappings.
+        long inMemory = r.nextBoolean() ? CompactionBuilder.DEFAULT_INPUTS_IN_MEMORY_BYTES : 0;
         List<SegmentMeta> outputs;
-        try (CompactionJob job = files.compaction(inputs).targetFileBytes(target)
+        try (CompactionJob job = files.compaction(inputs).targetFileBytes(target).inputsInMemory(inMemory)
                 .tombstones(drop ? TombstonePolicy.DROP : TombstonePolicy.KEEP).start()) {
             while (!job.done()) {
                 job.step(1 + r.nextInt(50));
@@ -139,6 +141,20 @@ class SegmentFilesTest {
             files.delete(m.id());
         }
         assertEquals(0, files.list().size(), "nothing left behind");
+    }
+
+    /** The builder's sizes: a target under one byte and a negative memory budget are refused, naming the argument. */
+    @Test
+    void builderSizesOutOfRangeAreRefused() throws IOException {
+        try (SegmentFiles files = open()) {
+            TreeMap<byte[], byte[]> run = Fixtures.run(new Random(3), Fixtures.keyPool(new Random(3), 10), 10, 4);
+            List<SegmentMeta> inputs = files.flush(SortedEntries.of(run.entrySet().iterator()), Long.MAX_VALUE, new byte[0]);
+            CompactionBuilder b = files.compaction(inputs);
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> b.targetFileBytes(0)).getMessage().contains("target file bytes"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> b.inputsInMemory(-1)).getMessage().contains("inputs in memory"));
+            assertTrue(SegmentCompaction.fitsInMemory(inputs, inputs.getFirst().nativeBytes()));
+            assertTrue(!SegmentCompaction.fitsInMemory(inputs, inputs.getFirst().nativeBytes() - 1));
+        }
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.everett.api.SegmentDescription;
 import dev.everett.api.SegmentEngine;
 import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentWriter;
+import dev.everett.segment.io.FileInMemory;
 import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.natives.NativeWriter;
 import dev.everett.segment.objects.MappedObjectStore;
@@ -31,6 +32,20 @@ public final class EverettSegmentEngine implements SegmentEngine {
     @Override
     public SegmentReader open(Path file, Policy policy, OpenMode mode) throws IOException {
         return NativeReader.open(file, policy, mode);
+    }
+
+    /**
+     * Copies the file into huge-page memory where this module may make native calls (see
+     * {@link FileInMemory}; files under 2 MiB into ordinary memory), else maps it.
+     */
+    @Override
+    public SegmentReader openInMemory(Path file, Policy policy, OpenMode mode) throws IOException {
+        return NativeReader.openInMemory(file, policy, mode, true);
+    }
+
+    @Override
+    public boolean readsIntoMemory() {
+        return FileInMemory.hugePagesAvailable();
     }
 
     @Override

@@ -7,12 +7,30 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
-/** Maps whole files read-only into an arena: the channel is closed at once, the mapping lives with the arena. */
+/**
+ * Maps files read-only into an arena: the channel is closed at once, the mapping lives with the
+ * arena. Every file segment a reader gets comes from here or from {@link FileInMemory}.
+ *
+ * <p><b>One kind of segment.</b> Where this module may call native code, a mapping is handed out
+ * as a plain native segment over the mapped bytes ({@code reinterpret}), read-only, not as the
+ * JDK's mapped segment, so that a copy made by {@link FileInMemory} and a mapping are the same
+ * class to the JIT. Record decoding calls {@link MemorySegment} through shared helpers, whose
+ * type profiles are shared by every caller. A compaction reading copies while the same process
+ * reads mappings made those call sites see one class more. The compaction's merge phase then
+ * rose from 107 to 131 ms per 64 MiB compaction, and with one class it is back at 105
+ * (docs/benchmarks/compaction.md, "Inputs in memory"). Without native access, mappings stay
+ * mapped segments and {@link FileInMemory} maps as well: again one class.
+ */
 public final class MappedFile {
+    /** Whether this module may call restricted methods ({@code --enable-native-access}). */
+    static final boolean NATIVE_ACCESS = MappedFile.class.getModule().isNativeAccessEnabled();
+
     private MappedFile() {
     }
 
     /**
+     * The whole of {@code path}, mapped.
+     *
      * @throws IllegalArgumentException if {@code path} is a directory (mapping one fails with an
      *                                  error that names no file)
      */
@@ -26,14 +44,25 @@ public final class MappedFile {
             if (size == 0) {
                 refuseDirectory(path);
             }
-            return ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+            return map(ch, 0, size, arena);
         } catch (IOException e) {
             refuseDirectory(path);
             throw e;
         }
     }
 
-    private static void refuseDirectory(Path path) {
+    /** Maps {@code size} bytes of {@code ch} from {@code offset}, read-only, into {@code arena} (as the class comment says). */
+    public static MemorySegment map(FileChannel ch, long offset, long size, Arena arena) throws IOException {
+        MemorySegment mapped = ch.map(FileChannel.MapMode.READ_ONLY, offset, size, arena);
+        if (!NATIVE_ACCESS) {
+            return mapped;
+        }
+        // Same bytes, same lifetime (the arena unmaps them); read-only, so that a stray write is
+        // an exception rather than a fault on a read-only page.
+        return MemorySegment.ofAddress(mapped.address()).reinterpret(size, arena, null).asReadOnly();
+    }
+
+    static void refuseDirectory(Path path) {
         if (java.nio.file.Files.isDirectory(path)) {
             throw new IllegalArgumentException(path + " is a directory, not an Everett file (a native .kv, an .index or a .filter)");
         }

@@ -20,6 +20,7 @@ import dev.everett.segment.fc.KeyForm;
 import dev.everett.segment.fc.ValueCodec;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
+import dev.everett.segment.io.FileInMemory;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.MappedFile;
 import java.io.IOException;
@@ -90,9 +91,29 @@ public final class NativeReader implements SegmentReader {
      * wrongly until {@link #verify()} refuses it.
      */
     public static NativeReader open(Path path, Policy policy, OpenMode mode, boolean verifyChecksums) throws IOException {
+        return open(path, policy, mode, verifyChecksums, MappedFile::readOnly);
+    }
+
+    /**
+     * Opens a native read whole into memory ({@link FileInMemory}) rather than mapped: for a
+     * reader that reads every record once, as a compaction reads its inputs. The memory is
+     * released when the reader closes; the file may change or go meanwhile without its reader
+     * seeing it.
+     */
+    public static NativeReader openInMemory(Path path, Policy policy, OpenMode mode, boolean verifyChecksums) throws IOException {
+        return open(path, policy, mode, verifyChecksums, FileInMemory::readOnly);
+    }
+
+    /** How a reader gets its file's bytes into its arena. */
+    @FunctionalInterface
+    private interface Loader {
+        MemorySegment load(Path path, Arena arena) throws IOException;
+    }
+
+    private static NativeReader open(Path path, Policy policy, OpenMode mode, boolean verifyChecksums, Loader loader) throws IOException {
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment mapped = MappedFile.readOnly(path, arena);
+            MemorySegment mapped = loader.load(path, arena);
             Envelope env = Envelope.parse(path, mapped);
             env.requireKind(path, Envelope.Kind.NATIVE, policy);
             checkFormat(path, mapped, env, policy);
@@ -102,7 +123,11 @@ public final class NativeReader implements SegmentReader {
             }
             return reader;
         } catch (RuntimeException | IOException | Error e) {
-            arena.close();
+            try {
+                arena.close();
+            } catch (RuntimeException | Error closing) {
+                e.addSuppressed(closing);
+            }
             throw e;
         }
     }

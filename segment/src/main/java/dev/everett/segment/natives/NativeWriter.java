@@ -13,13 +13,13 @@ import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.FileOutput;
 import dev.everett.segment.io.LongList;
+import dev.everett.segment.io.MappedFile;
 import dev.everett.segment.io.Sealer;
 import dev.everett.segment.io.WrittenFiles;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 
 /**
@@ -232,7 +232,7 @@ public final class NativeWriter implements SegmentWriter {
         AtomicFile rewritten = new AtomicFile(out.target());
         long newExtent;
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment old = out.channel().map(FileChannel.MapMode.READ_ONLY, fcStart, fc.position() - fcStart, arena);
+            MemorySegment old = MappedFile.map(out.channel(), fcStart, fc.position() - fcStart, arena);
             FileOutput next = new FileOutput(rewritten.channel(), fcStart);
             records.rewriteWithoutValueLengths(old, new Corruption(out.temp()), extent, next);
             newExtent = records.end();
