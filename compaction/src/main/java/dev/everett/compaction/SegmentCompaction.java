@@ -330,26 +330,24 @@ class SegmentCompaction implements CompactionJob {
 
     /** Closes every copy and handle, each whatever the others do; the first failure is thrown with the later ones suppressed. */
     private void closeInputs() {
-        RuntimeException failed = null;
-        for (SegmentReader copy : copies) {
-            try {
-                copy.close();
-            } catch (RuntimeException e) {
-                failed = suppressing(failed, e);
-            }
-        }
-        copies.clear();
-        for (SegmentHandle h : inputs) {
-            try {
-                h.close();
-            } catch (RuntimeException e) {
-                failed = suppressing(failed, e);
-            }
-        }
-        inputs.clear();
+        RuntimeException failed = closeEach(copies, SegmentReader::close, null);
+        failed = closeEach(inputs, SegmentHandle::close, failed);
         if (failed != null) {
             throw failed;
         }
+    }
+
+    /** Closes and forgets every item of {@code items}; returns {@code failed} or the first failure, later ones suppressed. */
+    private static <T> RuntimeException closeEach(List<T> items, java.util.function.Consumer<T> close, RuntimeException failed) {
+        for (T item : items) {
+            try {
+                close.accept(item);
+            } catch (RuntimeException e) {
+                failed = suppressing(failed, e);
+            }
+        }
+        items.clear();
+        return failed;
     }
 
     private static RuntimeException suppressing(RuntimeException first, RuntimeException next) {
