@@ -45,7 +45,7 @@ public final class EverettSegmentEngine implements SegmentEngine {
 
     @Override
     public boolean readsIntoMemory() {
-        return FileInMemory.hugePagesAvailable();
+        return FileInMemory.copiesFiles();
     }
 
     @Override

@@ -44,7 +44,7 @@ public final class FileInMemory {
      * True when {@link #readOnly} copies files (large ones into huge-page memory, smaller ones
      * into ordinary memory) rather than mapping them: on Linux (x86-64, arm64) with native access.
      */
-    public static boolean hugePagesAvailable() {
+    public static boolean copiesFiles() {
         return Native.CALLS != null;
     }
 
@@ -56,18 +56,18 @@ public final class FileInMemory {
      * @throws IllegalArgumentException if {@code path} is a directory
      */
     public static MemorySegment readOnly(Path path, Arena arena) throws IOException {
-        java.util.Objects.requireNonNull(path, "path");
         Native calls = Native.CALLS;
-        long size;
+        if (calls == null) {
+            return MappedFile.readOnly(path, arena);
+        }
+        java.util.Objects.requireNonNull(path, "path");
         MemorySegment copy;
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-            size = ch.size();
+            long size = ch.size();
             if (size == 0) {
                 MappedFile.refuseDirectory(path);
             }
-            if (calls == null) {
-                return MappedFile.map(ch, 0, size, arena);
-            } else if (size < HUGE_PAGE) {
+            if (size < HUGE_PAGE) {
                 copy = arena.allocate(Math.max(size, 1), Long.BYTES).asSlice(0, size);
             } else if ((copy = calls.allocate(size, arena)) == null) {
                 return MappedFile.map(ch, 0, size, arena);

@@ -113,11 +113,11 @@ public final class NativeReader implements SegmentReader {
     private static NativeReader open(Path path, Policy policy, OpenMode mode, boolean verifyChecksums, Loader loader) throws IOException {
         Arena arena = Arena.ofShared();
         try {
-            MemorySegment mapped = loader.load(path, arena);
-            Envelope env = Envelope.parse(path, mapped);
+            MemorySegment bytes = loader.load(path, arena);
+            Envelope env = Envelope.parse(path, bytes);
             env.requireKind(path, Envelope.Kind.NATIVE, policy);
-            checkFormat(path, mapped, env, policy);
-            NativeReader reader = new NativeReader(path, policy, arena, mapped, env, verifyChecksums);
+            checkFormat(path, bytes, env, policy);
+            NativeReader reader = new NativeReader(path, policy, arena, bytes, env, verifyChecksums);
             if (mode == OpenMode.TYPED) {
                 reader.parsed();
             }

@@ -50,7 +50,7 @@ class FileInMemoryTest {
                     assertThrows(IllegalArgumentException.class, () -> s.set(ValueLayout.JAVA_BYTE, 0, (byte) 1));
                     // With native access every file segment is one plain class: copies, and mappings as views.
                     assertEquals(!MappedFile.NATIVE_ACCESS, s.isMapped(), f + (copy ? " copied" : " mapped"));
-                    if (copy && FileInMemory.hugePagesAvailable()) {
+                    if (copy && FileInMemory.copiesFiles()) {
                         if (size >= page) {
                             assertEquals(0, s.address() % page, "a large copy starts on a huge page");
                         }
@@ -69,7 +69,7 @@ class FileInMemoryTest {
     @Test
     void hugePagesWhereNativeCallsAreAllowed() {
         boolean linux = System.getProperty("os.name", "").startsWith("Linux");
-        assertEquals(linux && FileInMemory.class.getModule().isNativeAccessEnabled(), FileInMemory.hugePagesAvailable());
+        assertEquals(linux && FileInMemory.class.getModule().isNativeAccessEnabled(), FileInMemory.copiesFiles());
     }
 
     @Test
@@ -136,7 +136,7 @@ class FileInMemoryTest {
         public static void main(String[] args) throws IOException {
             try (Arena arena = Arena.ofShared()) {
                 MemorySegment s = FileInMemory.readOnly(Path.of(args[0]), arena);
-                System.out.println("huge pages " + FileInMemory.hugePagesAvailable() + ", mapped " + s.isMapped()
+                System.out.println("huge pages " + FileInMemory.copiesFiles() + ", mapped " + s.isMapped()
                         + ", bytes " + java.util.Arrays.hashCode(s.toArray(ValueLayout.JAVA_BYTE)));
             }
         }
