@@ -27,6 +27,17 @@ public record ObjectId(long high, long low) {
     }
 
     /**
+     * A fresh random identity whose objects lie in the same directory as {@code near}'s: its
+     * first 16 bits (the {@code ab/cd} of {@link #path}) are {@code near}'s, the other 112 are
+     * random. A writer that publishes several objects together (a native, its index and its
+     * routing heads) names them so, and creates and forces one directory instead of one each.
+     */
+    public static ObjectId randomBeside(ObjectId near) {
+        long prefix = near.high & 0xFFFF_0000_0000_0000L;
+        return new ObjectId(prefix | (RANDOM.nextLong() >>> 16), RANDOM.nextLong());
+    }
+
+    /**
      * Parses the text {@link #hex()} writes: 32 lowercase hex digits, nothing else, so that an
      * identity has one spelling (its objects' paths and its segment directory are named by it).
      *

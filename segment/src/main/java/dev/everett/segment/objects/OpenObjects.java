@@ -61,8 +61,11 @@ public final class OpenObjects implements AutoCloseable {
     private volatile boolean closed;
     /** Writes no key filter: {@link #filter} only opens those that are usable as they are. */
     private final boolean readOnly;
-    /** Where fresh identities come from: random unless a test fixes them (golden files). */
-    private Supplier<ObjectId> ids = ObjectId::random;
+    /**
+     * Where fresh identities come from, if a test fixes them (golden files); null: random, each
+     * beside the native it is made for ({@link #freshId}).
+     */
+    private Supplier<ObjectId> ids;
 
     public OpenObjects(Path root, Policy policy) {
         this(root, policy, FilterPolicy.none());
@@ -111,8 +114,14 @@ public final class OpenObjects implements AutoCloseable {
         this.ids = java.util.Objects.requireNonNull(source);
     }
 
-    private synchronized ObjectId freshId() {
-        return ids.get();
+    /**
+     * A fresh identity for an object made for native {@code near} (its index, a routing head
+     * above it, the empty native those share): random, in {@code near}'s directory
+     * ({@link ObjectId#randomBeside}), so that a segment's objects take one directory to create
+     * and force rather than one each; anywhere if {@code near} is null.
+     */
+    private synchronized ObjectId freshId(ObjectId near) {
+        return ids != null ? ids.get() : near == null ? ObjectId.random() : ObjectId.randomBeside(near);
     }
 
     Policy policy() {
@@ -310,7 +319,7 @@ public final class OpenObjects implements AutoCloseable {
      * identity and returns the bound catalog.
      */
     public Catalog index(ObjectId nativeId, Catalog main, ObjectId secondaryId) throws IOException {
-        return index(nativeId, main, secondaryId, freshId());
+        return index(nativeId, main, secondaryId, freshId(nativeId));
     }
 
     /**
@@ -340,9 +349,9 @@ public final class OpenObjects implements AutoCloseable {
     }
 
     /** The one empty native that routing catalogs share (D10). */
-    synchronized ObjectId emptyNative() throws IOException {
+    synchronized ObjectId emptyNative(ObjectId near) throws IOException {
         if (emptyNative == null) {
-            ObjectId id = freshId();
+            ObjectId id = freshId(near);
             try (NativeWriter w = newNative(id, CommonWidthRule.policy())) {
                 w.finish();
             }
@@ -362,12 +371,13 @@ public final class OpenObjects implements AutoCloseable {
             return main;
         }
         KeySamples kept = secondaryId == null ? keptSamples(main) : null;
-        Catalog head = index(emptyNative(), main, kept == null ? null : kept.source(), secondaryId, freshId());
+        ObjectId near = main != null ? main.nativeId : secondaryId;
+        Catalog head = index(emptyNative(near), main, kept == null ? null : kept.source(), secondaryId, freshId(near));
         // Each parent's virtual order is exactly the samples it borrowed (its native is empty and
         // it has no secondary), so the parent above it samples the kept keys at K times the stride.
         long stride = k;
         while (head.virtualCount() > k) {
-            head = index(emptyNative(), head, kept == null ? null : kept.source(stride), null, freshId());
+            head = index(emptyNative(near), head, kept == null ? null : kept.source(stride), null, freshId(near));
             stride = stride > Long.MAX_VALUE / k ? Long.MAX_VALUE : stride * k;
         }
         return head;

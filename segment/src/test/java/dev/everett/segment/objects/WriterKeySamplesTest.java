@@ -88,7 +88,7 @@ class WriterKeySamplesTest {
                     assertNotNull(samples, "k=" + k + " n=" + n);
                     assertEquals((n + k - 1) / k, samples.count());
                     Catalog bottom = store.index(id, null, null);
-                    ObjectId empty = store.emptyNative();
+                    ObjectId empty = store.emptyNative(id);
                     Path sampled = dir.resolve("sampled.ix");
                     Path walked = dir.resolve("walked.ix");
                     new IndexBuilder(p).build(sampled, empty, store.openNative(empty), bottom, samples.source(), null, null);
