@@ -80,6 +80,12 @@ public final class FileOutput {
         if (channel != null) {
             throw new IllegalStateException("the output moved to a file");
         }
+        if (heldBytes <= MAX_BUFFER) {
+            // A small section joins the target's buffer: one write call for many sections
+            // (an index's are mostly a few kilobytes), at the price of checksumming it again.
+            target.write(held, 0, heldBytes);
+            return;
+        }
         target.flush();
         writeAt(target.channel, ByteBuffer.wrap(held, 0, heldBytes), target.position());
         target.skip(heldBytes, crc());
