@@ -68,8 +68,9 @@ public final class FileInMemory {
                 MappedFile.refuseDirectory(path);
             }
             if (size < HUGE_PAGE) {
-                copy = arena.allocate(Math.max(size, 1), Long.BYTES).asSlice(0, size);
-            } else if ((copy = calls.allocate(size, arena)) == null) {
+                return MappedFile.copy(ch, path, size, arena);
+            }
+            if ((copy = calls.allocate(size, arena)) == null) {
                 return MappedFile.map(ch, 0, size, arena);
             }
             readFully(ch, path, copy);

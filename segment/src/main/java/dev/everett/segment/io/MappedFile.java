@@ -9,7 +9,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Maps files read-only into an arena: the channel is closed at once, the mapping lives with the
- * arena. Every file segment a reader gets comes from here or from {@link FileInMemory}.
+ * arena. Small files are read into the arena's memory instead ({@link #COPIED}). Every file
+ * segment a reader gets comes from here or from {@link FileInMemory}.
  *
  * <p><b>One kind of segment.</b> Where this module may call native code, a mapping is handed out
  * as a plain native segment over the mapped bytes ({@code reinterpret}), read-only, not as the
@@ -24,6 +25,16 @@ import java.nio.file.StandardOpenOption;
 public final class MappedFile {
     /** Whether this module may call restricted methods ({@code --enable-native-access}). */
     static final boolean NATIVE_ACCESS = MappedFile.class.getModule().isNativeAccessEnabled();
+
+    /**
+     * Files up to this size are read into arena memory rather than mapped (where that keeps one
+     * segment class: see the class comment). A mapping costs an {@code mmap}, a fault on the
+     * first touch of each page and an {@code munmap}, where one read call fills a copy; and each
+     * mapping counts against the kernel's per-process limit ({@code vm.max_map_count}, 65,530 by
+     * default), which a store of many small segments (each an index, routing heads, an empty
+     * native) would otherwise spend several at a time.
+     */
+    static final long COPIED = 64 << 10;
 
     private MappedFile() {
     }
@@ -44,6 +55,9 @@ public final class MappedFile {
             if (size == 0) {
                 refuseDirectory(path);
             }
+            if (NATIVE_ACCESS && size <= COPIED) {
+                return copy(ch, path, size, arena);
+            }
             return map(ch, 0, size, arena);
         } catch (IOException e) {
             refuseDirectory(path);
@@ -60,6 +74,13 @@ public final class MappedFile {
         // Same bytes, same lifetime (the arena unmaps them); read-only, so that a stray write is
         // an exception rather than a fault on a read-only page.
         return MemorySegment.ofAddress(mapped.address()).reinterpret(size, arena, null).asReadOnly();
+    }
+
+    /** The first {@code size} bytes of {@code ch}, read into ordinary memory of {@code arena}, read-only. */
+    static MemorySegment copy(FileChannel ch, Path path, long size, Arena arena) throws IOException {
+        MemorySegment copy = arena.allocate(Math.max(size, 1), Long.BYTES).asSlice(0, size);
+        FileInMemory.readFully(ch, path, copy);
+        return copy.asReadOnly();
     }
 
     static void refuseDirectory(Path path) {

@@ -65,6 +65,27 @@ class FileInMemoryTest {
         }
     }
 
+    /**
+     * Files up to {@link MappedFile#COPIED} bytes are read into memory where native access keeps
+     * copies and mappings one class (a later change to the file is not seen); larger ones are
+     * mapped (it is).
+     */
+    @Test
+    void smallFilesAreCopiedAndLargerOnesMapped() throws IOException {
+        for (long size : new long[] {1, 4096, MappedFile.COPIED, MappedFile.COPIED + 1}) {
+            byte[] bytes = new byte[(int) size];
+            Path f = dir.resolve("s-" + size);
+            Files.write(f, bytes);
+            try (Arena arena = Arena.ofShared();
+                 java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f, java.nio.file.StandardOpenOption.WRITE)) {
+                MemorySegment s = MappedFile.readOnly(f, arena);
+                ch.write(java.nio.ByteBuffer.wrap(new byte[] {7}), size - 1);
+                boolean copied = MappedFile.NATIVE_ACCESS && size <= MappedFile.COPIED;
+                assertEquals(copied ? 0 : 7, s.get(ValueLayout.JAVA_BYTE, size - 1), f + " (copied: " + copied + ")");
+            }
+        }
+    }
+
     /** The tests run with native access (the build's surefire arguments): on Linux the copies are made in huge pages. */
     @Test
     void hugePagesWhereNativeCallsAreAllowed() {
