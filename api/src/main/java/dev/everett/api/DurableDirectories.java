@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * Creates directories so that they survive a crash of the machine, not just of the process. A
@@ -47,7 +49,9 @@ public final class DurableDirectories {
             return;
         }
         Deque<Path> missing = new ArrayDeque<>();
-        for (Path p = dir.toAbsolutePath(); p != null && !Files.isDirectory(p); p = p.getParent()) {
+        Path absolute = dir.toAbsolutePath();
+        missing.push(absolute); // just asked: not a directory
+        for (Path p = absolute.getParent(); p != null && !Files.isDirectory(p); p = p.getParent()) {
             missing.push(p);
         }
         for (Path p : missing) {
@@ -72,11 +76,73 @@ public final class DurableDirectories {
      * else it is real and thrown.
      */
     public static void force(Path dir) throws IOException {
+        Deferred batch = DEFERRED.get();
+        if (batch != null) {
+            batch.dirs.add(dir.toAbsolutePath().normalize());
+            return;
+        }
+        forceNow(dir);
+    }
+
+    private static void forceNow(Path dir) throws IOException {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         } catch (IOException e) {
             if (!WINDOWS) {
                 throw e;
+            }
+        }
+    }
+
+    /** The directories whose forces this thread's open {@link #deferForces} batch has put off, in first-asked order. */
+    private static final ThreadLocal<Deferred> DEFERRED = new ThreadLocal<>();
+
+    private static final class Deferred {
+        final Set<Path> dirs = new LinkedHashSet<>();
+    }
+
+    /**
+     * Puts off this thread's directory forces ({@link #force}, and those {@link #create} makes)
+     * until the returned batch closes, then forces each directory asked for once. A writer that
+     * publishes several files into one directory before it tells anyone of them (a segment's
+     * index and routing heads) forces that directory once rather than once per file; every
+     * publication is as durable as before when the batch closes, which must happen before the
+     * files are named anywhere durable (a manifest, a returned reference). A batch opened inside
+     * another is part of it: the outermost one forces.
+     */
+    public static Batch deferForces() {
+        return deferForces(DurableDirectories::forceNow);
+    }
+
+    /** As {@link #deferForces()}, forcing through {@code force}. */
+    static Batch deferForces(Force force) {
+        if (DEFERRED.get() != null) {
+            return new Batch(null, force);
+        }
+        Deferred d = new Deferred();
+        DEFERRED.set(d);
+        return new Batch(d, force);
+    }
+
+    /** An open {@link #deferForces} batch; closing it forces what it put off. */
+    public static final class Batch implements AutoCloseable {
+        private final Deferred owned;
+        private final Force force;
+
+        private Batch(Deferred owned, Force force) {
+            this.owned = owned;
+            this.force = force;
+        }
+
+        /** Forces each directory put off since the batch opened (nothing, for a batch inside another). */
+        @Override
+        public void close() throws IOException {
+            if (owned == null || DEFERRED.get() != owned) {
+                return;
+            }
+            DEFERRED.remove();
+            for (Path dir : owned.dirs) {
+                force.directory(dir);
             }
         }
     }

@@ -51,4 +51,25 @@ class DurableDirectoriesTest {
         DurableDirectories.create(dir.resolve("x/y"));
         assertTrue(Files.isDirectory(dir.resolve("x/y")));
     }
+
+    @Test
+    void aBatchForcesEachDirectoryOnceWhenTheOutermostCloses() throws IOException {
+        Path a = Files.createDirectory(dir.resolve("a")).toAbsolutePath();
+        Path b = Files.createDirectory(dir.resolve("b")).toAbsolutePath();
+        List<Path> forced = new ArrayList<>();
+        try (DurableDirectories.Batch outer = DurableDirectories.deferForces(forced::add)) {
+            DurableDirectories.force(a);
+            DurableDirectories.force(b);
+            try (DurableDirectories.Batch inner = DurableDirectories.deferForces(p -> forced.add(Path.of("inner")))) {
+                DurableDirectories.force(a);
+                DurableDirectories.create(b.resolve("c"));
+            }
+            assertEquals(List.of(), forced, "nothing is forced while the outermost batch is open");
+        }
+        assertEquals(List.of(a, b), forced, "each directory once, in first-asked order");
+        try (DurableDirectories.Batch again = DurableDirectories.deferForces(forced::add)) {
+            assertTrue(Files.isDirectory(b.resolve("c")));
+        }
+        assertEquals(List.of(a, b), forced, "a closed batch defers nothing more, and an empty one forces nothing");
+    }
 }

@@ -48,18 +48,21 @@ public final class MappedObjectStore implements ObjectStore {
         Objects.requireNonNull(root, "root");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(options, "options");
-        if (Files.exists(root) && !Files.isDirectory(root)) {
+        boolean exists = Files.isDirectory(root);
+        if (!exists && Files.exists(root)) {
             throw new IllegalArgumentException("object store root " + root + " is a file, not a directory");
         }
         this.root = root;
         this.options = options;
         if (options.readOnly()) {
-            if (!Files.isDirectory(root)) {
+            if (!exists) {
                 throw new java.nio.file.NoSuchFileException(root.toString(), null, "object store root is missing (a read-only store creates nothing)");
             }
             StoreDescriptor.checkExisting(root, policy);
         } else {
-            DurableDirectories.create(root);
+            if (!exists) {
+                DurableDirectories.create(root);
+            }
             StoreDescriptor.check(root, policy);
         }
         this.objects = new OpenObjects(root, policy, options.filters(), options.verifyChecksums(), options.readOnly());
@@ -185,8 +188,14 @@ public final class MappedObjectStore implements ObjectStore {
     public IndexedSegment indexSegment(ObjectId nativeId) throws IOException {
         Objects.requireNonNull(nativeId, "nativeId");
         requireWritable("index");
-        Catalog bottom = objects.index(nativeId, null, null);
-        return openSegment(ref(objects.prepareHead(bottom, null)));
+        CatalogRef head;
+        // The index and the routing heads over it lie in the native's directory (OpenObjects
+        // names them beside it): forced once, before the segment is handed out.
+        try (DurableDirectories.Batch forces = DurableDirectories.deferForces()) {
+            Catalog bottom = objects.index(nativeId, null, null);
+            head = ref(objects.prepareHead(bottom, null));
+        }
+        return openSegment(head);
     }
 
     @Override

@@ -65,7 +65,7 @@ public final class OpenObjects implements AutoCloseable {
      * Where fresh identities come from, if a test fixes them (golden files); null: random, each
      * beside the native it is made for ({@link #freshId}).
      */
-    private Supplier<ObjectId> ids;
+    private volatile Supplier<ObjectId> ids;
 
     public OpenObjects(Path root, Policy policy) {
         this(root, policy, FilterPolicy.none());
@@ -319,7 +319,7 @@ public final class OpenObjects implements AutoCloseable {
      * identity and returns the bound catalog.
      */
     public Catalog index(ObjectId nativeId, Catalog main, ObjectId secondaryId) throws IOException {
-        return index(nativeId, main, secondaryId, freshId(nativeId));
+        return index(nativeId, main, null, secondaryId, freshId(nativeId), ids == null);
     }
 
     /**
@@ -333,17 +333,31 @@ public final class OpenObjects implements AutoCloseable {
 
     /** As {@link #index(ObjectId, Catalog, ObjectId, ObjectId)}, with the main's samples if known. */
     private Catalog index(ObjectId nativeId, Catalog main, KeySource mainSamples, ObjectId secondaryId, ObjectId indexId) throws IOException {
+        return index(nativeId, main, mainSamples, secondaryId, indexId, false);
+    }
+
+    /**
+     * {@code fresh}: {@code indexId} was drawn here at random, so it names no object and is not
+     * looked up first (publishing refuses an existing name atomically all the same).
+     */
+    private Catalog index(ObjectId nativeId, Catalog main, KeySource mainSamples, ObjectId secondaryId, ObjectId indexId,
+                          boolean fresh) throws IOException {
         Objects.requireNonNull(nativeId, "nativeId");
         Objects.requireNonNull(indexId, "indexId");
         NativeReader n = openNative(nativeId);
         NativeReader s = secondaryId == null ? null : openNative(secondaryId);
         Path p = indexPath(indexId);
-        refuseExisting(p, indexId);
-        DurableDirectories.create(p.getParent());
-        new IndexBuilder(policy).build(p, nativeId, n, main, mainSamples, secondaryId, s);
-        filter(nativeId, n);
-        if (secondaryId != null) {
-            filter(secondaryId, s);
+        if (!fresh) {
+            refuseExisting(p, indexId);
+        }
+        // The index and the filters it writes lie in one or two directories: each is forced once.
+        try (DurableDirectories.Batch forces = DurableDirectories.deferForces()) {
+            DurableDirectories.create(p.getParent());
+            new IndexBuilder(policy).build(p, nativeId, n, main, mainSamples, secondaryId, s);
+            filter(nativeId, n);
+            if (secondaryId != null) {
+                filter(secondaryId, s);
+            }
         }
         return new Catalog(nativeId, n, indexId, openIndex(indexId), main, secondaryId, s);
     }
@@ -370,14 +384,22 @@ public final class OpenObjects implements AutoCloseable {
         if (secondaryId == null && main != null && main.virtualCount() <= k) {
             return main;
         }
+        // The empty native and every routing head lie beside the main's native (freshId): one
+        // directory, forced once when the head is ready rather than once per object.
+        try (DurableDirectories.Batch forces = DurableDirectories.deferForces()) {
+            return stackHeads(main, secondaryId, k);
+        }
+    }
+
+    private Catalog stackHeads(Catalog main, ObjectId secondaryId, long k) throws IOException {
         KeySamples kept = secondaryId == null ? keptSamples(main) : null;
         ObjectId near = main != null ? main.nativeId : secondaryId;
-        Catalog head = index(emptyNative(near), main, kept == null ? null : kept.source(), secondaryId, freshId(near));
+        Catalog head = index(emptyNative(near), main, kept == null ? null : kept.source(), secondaryId, freshId(near), ids == null);
         // Each parent's virtual order is exactly the samples it borrowed (its native is empty and
         // it has no secondary), so the parent above it samples the kept keys at K times the stride.
         long stride = k;
         while (head.virtualCount() > k) {
-            head = index(emptyNative(near), head, kept == null ? null : kept.source(stride), null, freshId(near));
+            head = index(emptyNative(near), head, kept == null ? null : kept.source(stride), null, freshId(near), ids == null);
             stride = stride > Long.MAX_VALUE / k ? Long.MAX_VALUE : stride * k;
         }
         return head;
