@@ -33,6 +33,8 @@ public final class AtomicFile implements AutoCloseable {
     private final Path temp;
     private final FileChannel channel;
     private final boolean durable;
+    /** {@link #isStoreObject(Path)} of the target, asked once (it costs a file-system call). */
+    private final boolean storeObject;
     private boolean published;
     private boolean closed;
 
@@ -49,6 +51,7 @@ public final class AtomicFile implements AutoCloseable {
         this.durable = durable;
         this.target = target.toAbsolutePath();
         this.temp = TemporaryFiles.beside(this.target);
+        this.storeObject = isStoreObject(this.target);
         this.channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     }
 
@@ -73,7 +76,7 @@ public final class AtomicFile implements AutoCloseable {
      *                                    is left as it was, and the temporary file is deleted)
      */
     public void publish() throws IOException {
-        if (!isStoreObject(target)) {
+        if (!storeObject) {
             publishReplacing();
             return;
         }
@@ -93,7 +96,11 @@ public final class AtomicFile implements AutoCloseable {
         }
         published = true;
         closed = true;
-        Files.delete(temp);
+        // One unlink call: Files.delete asks for the file's attributes first, which this
+        // temporary file, a regular file this object created, does not need.
+        if (!temp.toFile().delete()) {
+            Files.deleteIfExists(temp); // throws the reason, if there is one
+        }
         if (durable) {
             DurableDirectories.force(target.getParent());
         }
@@ -119,6 +126,11 @@ public final class AtomicFile implements AutoCloseable {
         if (durable) {
             DurableDirectories.force(target.getParent());
         }
+    }
+
+    /** True if the target is an object store's object ({@link #isStoreObject(Path)}, asked when this was made). */
+    public boolean storeObject() {
+        return storeObject;
     }
 
     /**

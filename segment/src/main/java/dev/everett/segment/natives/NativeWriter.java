@@ -76,7 +76,7 @@ public final class NativeWriter implements SegmentWriter {
         // Only an object store builds an index over a native it holds, and only then are the
         // samples read: a native written anywhere else (a merge into a plain file, an engine's
         // writer) would copy every record's literal into the running key for nothing.
-        this.samples = framing.kind() == Framing.Kind.BYTES && AtomicFile.isStoreObject(out.target())
+        this.samples = framing.kind() == Framing.Kind.BYTES && out.storeObject()
                 ? records.sampleKeys(new KeySamples(policy.groupSize())) : null;
     }
 

@@ -175,6 +175,6 @@ final class StoreDescriptor {
     private static String crcHex(byte[] b, int n) {
         CRC32C crc = new CRC32C();
         crc.update(b, 0, n);
-        return String.format("%08x", crc.getValue());
+        return java.util.HexFormat.of().toHexDigits((int) crc.getValue());
     }
 }
