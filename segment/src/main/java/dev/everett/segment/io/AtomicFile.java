@@ -97,8 +97,10 @@ public final class AtomicFile implements AutoCloseable {
         published = true;
         closed = true;
         // One unlink call: Files.delete asks for the file's attributes first, which this
-        // temporary file, a regular file this object created, does not need.
-        if (!temp.toFile().delete()) {
+        // temporary file, a regular file this object created, does not need. java.io.File
+        // reaches the default file system only; any other (a test's fault-injecting one) deletes
+        // as usual.
+        if (temp.getFileSystem() != java.nio.file.FileSystems.getDefault() || !temp.toFile().delete()) {
             Files.deleteIfExists(temp); // throws the reason, if there is one
         }
         if (durable) {
