@@ -40,7 +40,9 @@ public final class DurableDirectories {
      * @throws FileAlreadyExistsException if {@code dir} or a parent exists and is not a directory
      */
     public static void create(Path dir) throws IOException {
-        create(dir, DurableDirectories::force);
+        // Not deferred by a deferForces batch: a directory is in its parent before anything
+        // below it is forced, as the class comment promises.
+        create(dir, DurableDirectories::forceNow);
     }
 
     /** As {@link #create(Path)}, forcing through {@code force}. */
@@ -102,8 +104,8 @@ public final class DurableDirectories {
     }
 
     /**
-     * Puts off this thread's directory forces ({@link #force}, and those {@link #create} makes)
-     * until the returned batch closes, then forces each directory asked for once. A writer that
+     * Puts off this thread's directory forces ({@link #force}; not those {@link #create} makes,
+     * which happen at once) until the returned batch closes, then forces each directory asked for once. A writer that
      * publishes several files into one directory before it tells anyone of them (a segment's
      * index and routing heads) forces that directory once rather than once per file; every
      * publication is as durable as before when the batch closes, which must happen before the

@@ -5,7 +5,6 @@ import dev.everett.api.MergeEngine;
 import dev.everett.api.MergeJob;
 import dev.everett.api.MergeOutput;
 import dev.everett.api.MergeProgress;
-import dev.everett.api.DurableDirectories;
 import dev.everett.api.ObjectId;
 import dev.everett.api.ObjectStore;
 import dev.everett.api.OpenMode;
@@ -170,14 +169,10 @@ class SegmentCompaction implements CompactionJob {
     private java.nio.file.Path nextOutput(int ordinal) throws IOException {
         ObjectId id = ObjectId.random();
         outputIds.add(id);
-        // The segment's directory, its store's descriptor and its native's directories: the
-        // segment directory is forced once for the two entries made in it.
-        try (DurableDirectories.Batch forces = DurableDirectories.deferForces()) {
-            segments.files().createDirectories(segments.segmentDirectory(id));
-            ObjectStore store = segments.engine().openObjectStore(segments.segmentDirectory(id), segments.policy(), outputOptions);
-            outputStores.add(store);
-            return store.nativePath(id);
-        }
+        segments.files().createDirectories(segments.segmentDirectory(id));
+        ObjectStore store = segments.engine().openObjectStore(segments.segmentDirectory(id), segments.policy(), outputOptions);
+        outputStores.add(store);
+        return store.nativePath(id);
     }
 
     @Override

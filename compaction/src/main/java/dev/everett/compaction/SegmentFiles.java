@@ -2,7 +2,6 @@ package dev.everett.compaction;
 
 import dev.everett.api.CatalogRef;
 import dev.everett.api.CommonWidthRule;
-import dev.everett.api.DurableDirectories;
 import dev.everett.api.FilterPolicy;
 import dev.everett.api.IndexedSegment;
 import dev.everett.api.KeyOrderException;
@@ -165,20 +164,16 @@ public final class SegmentFiles implements AutoCloseable {
 
         Output(ObjectId id, ObjectStoreOptions outputOptions) throws IOException {
             this.id = id;
-            // As a compaction's output (SegmentCompaction.nextOutput): one force of the segment
-            // directory for its two new entries.
-            try (DurableDirectories.Batch forces = DurableDirectories.deferForces()) {
-                files.createDirectories(segmentDirectory(id));
-                this.store = engine.openObjectStore(segmentDirectory(id), policy, outputOptions);
-                SegmentWriter w;
-                try {
-                    w = store.newSegment(id, CommonWidthRule.policy());
-                } catch (IOException | RuntimeException e) {
-                    store.close();
-                    throw e;
-                }
-                this.writer = w;
+            files.createDirectories(segmentDirectory(id));
+            this.store = engine.openObjectStore(segmentDirectory(id), policy, outputOptions);
+            SegmentWriter w;
+            try {
+                w = store.newSegment(id, CommonWidthRule.policy());
+            } catch (IOException | RuntimeException e) {
+                store.close();
+                throw e;
             }
+            this.writer = w;
         }
 
         void add(SortedEntries entries, MemorySegment key) throws IOException {
