@@ -16,12 +16,14 @@ import java.util.List;
  * each phase over the second half of the rounds (the first half is warm-up), in milliseconds,
  * and the outputs' native and index bytes; with {@code --each}, every round's phases too (to see
  * where an outlier's time went); with {@code --dir DIR}, the files in {@code DIR} instead of
- * {@code /dev/shm} (the benchmark's {@code -p dir=DIR}). Code that runs once per output is compiled late (it runs 2 to 25
+ * {@code /dev/shm} (the benchmark's {@code -p dir=DIR}); with {@code --sizes 4}, only the
+ * 4 MiB compactions (the split sizes in MiB, comma-separated; default {@code 64,4}), for a
+ * profile of one size. Code that runs once per output is compiled late (it runs 2 to 25
  * times a compaction), so take 100 rounds for figures after the JIT has finished
  * (docs/benchmarks/compaction.md, "Warm-up: the JIT").
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp bench/target/benchmarks.jar \
- *     dev.everett.bench.CompactionPhases ROUNDS [--each] [--dir DIR]</pre>
+ *     dev.everett.bench.CompactionPhases ROUNDS [--each] [--dir DIR] [--sizes 64,4]</pre>
  */
 public final class CompactionPhases {
     private static final String[] PHASES = {"open", "crc", "merge", "finish", "close", "total"};
@@ -32,22 +34,24 @@ public final class CompactionPhases {
     public static void main(String[] args) throws Exception {
         boolean each = false;
         String dir = "auto";
+        int[] targets = {64, 4};
         boolean usage = args.length < 1;
         for (int a = 1; a < args.length && !usage; a++) {
             if (args[a].equals("--each")) {
                 each = true;
             } else if (args[a].equals("--dir") && a + 1 < args.length) {
                 dir = args[++a];
+            } else if (args[a].equals("--sizes") && a + 1 < args.length) {
+                targets = Arrays.stream(args[++a].split(",")).mapToInt(Integer::parseInt).toArray();
             } else {
                 usage = true;
             }
         }
         if (usage) {
-            System.err.println("usage: CompactionPhases ROUNDS [--each] [--dir DIR] (e.g. 16)");
+            System.err.println("usage: CompactionPhases ROUNDS [--each] [--dir DIR] [--sizes 64,4] (e.g. 16)");
             System.exit(2);
         }
         int rounds = Integer.parseInt(args[0]);
-        int[] targets = {64, 4};
         CompactionVsRocksBench.EverettRuns[] fixtures = new CompactionVsRocksBench.EverettRuns[targets.length];
         try {
             for (int i = 0; i < targets.length; i++) {
