@@ -3,6 +3,8 @@ package dev.everett.merge;
 import dev.everett.segment.encoded.BitSpans;
 import dev.everett.segment.encoded.EncodedRecords;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -13,8 +15,217 @@ import java.util.Arrays;
  * are compared 56 bits at a time.
  */
 final class BitSpanKey extends SpanKey {
+    /** Keys are stored in their ordered string form (KV02 in bits), which {@link #checkForm} checks. */
+    private final boolean orderedStrings;
+
     BitSpanKey(EncodedRecords records, int index) {
         super(records, index, 0);
+        this.orderedStrings = records.orderedStrings();
+    }
+
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final ValueLayout.OfLong BIG_ENDIAN_WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    /** Which bytes of the current key are 0x00 (bit j of word j / 64), for the form check. */
+    private long[] zeros = new long[2];
+
+    /**
+     * The ordered string form (KV02 in bits): whole bytes, each {@code 0x00} followed by
+     * {@code 0xFF}, except the final {@code 0x00 0x00}, which ends the key and nothing else.
+     *
+     * <p>The old key passed this check, and the new one keeps its first r bits, so only the bytes
+     * from the one that holds bit r need scanning, plus what the kept bytes say about them: whether
+     * the last whole kept byte is a {@code 0x00} (which must pair with the next), taken from a map
+     * of the key's zero bytes kept alongside the spans. Where the front coding is canonical (the
+     * LCP is r, so the old key's bit r is 0 and the new one's is 1) the byte holding bit r cannot
+     * be {@code 0x00}, and a pending {@code 0x00} before it makes the key bad unless r starts that
+     * byte; every byte after it is the literal's, read from the file eight at a time and skipped
+     * whole when none is zero. So the check costs about a word read per eight literal bytes and
+     * never walks the spans. Under conservative front coding (an LCP beyond r) it reads from the
+     * byte before the one holding bit r through the spans instead. A key that extends the old one
+     * whole cannot be canonical: the old key's terminator would lie inside it.
+     */
+    @Override
+    void checkForm(long r, long lcp, long lit, long oldLength) {
+        if (!orderedStrings) {
+            return;
+        }
+        long bytes = length >>> 3;
+        if ((length & 7) != 0 || bytes < 2 || (r == oldLength && r > 0)) {
+            throw records.notOrderedForm();
+        }
+        long q = r >>> 3;
+        if (lcp != r) {
+            checkFromSpans(Math.max(q - 1, 0), bytes, r, lit, oldLength >>> 3);
+            return;
+        }
+        boolean pending = q > 0 && zero(q - 1);
+        clearZeros(q, oldLength >>> 3);
+        long j = q;
+        if ((r & 7) != 0) {
+            if (pending) {
+                // Byte q keeps bits of the old key's byte after a 0x00: 0xFF, whose bit r is 1,
+                // or the terminator's 0x00, with the new bit r = 1 after zero bits; neither
+                // leaves a canonical key that is greater.
+                throw records.notOrderedForm();
+            }
+            j = q + 1; // byte q holds the new key's bit r, a 1: not 0x00, a token of its own
+        }
+        long base = lit - r; // key byte j (j ≥ its first whole literal byte) lies at file bit base + 8j
+        if (pending) {
+            // Key byte j - 1 is the old key's 0x00, kept: byte j must complete it.
+            if (j >= bytes) {
+                throw records.notOrderedForm();
+            }
+            if (pairEnds(j - 1, BitSpans.read(source, base + 8 * j, 8), bytes)) {
+                return;
+            }
+            j++;
+        }
+        while (true) {
+            j = firstZero(j, bytes, base);
+            if (j + 1 >= bytes) {
+                throw records.notOrderedForm(); // no terminator, or a last byte 0x00 alone
+            }
+            setZero(j);
+            if (pairEnds(j, BitSpans.read(source, base + 8 * (j + 1), 8), bytes)) {
+                return;
+            }
+            j += 2;
+        }
+    }
+
+    /**
+     * Key byte j is 0x00 and {@code next} the byte after it: true if the two are the terminator
+     * and end the key, false if they are a pair ({@code 0xFF}); otherwise the key is not canonical.
+     */
+    private boolean pairEnds(long j, long next, long bytes) {
+        if (next == 0xFF) {
+            return false;
+        }
+        if (next != 0 || j + 2 != bytes) {
+            throw records.notOrderedForm();
+        }
+        setZero(j + 1);
+        return true;
+    }
+
+    /** The first 0x00 among key bytes [j, bytes), all in the literal (at file bit base + 8j), or {@code bytes}. */
+    private long firstZero(long j, long bytes, long base) {
+        long p = base + 8 * j;
+        long k = p >>> 3;
+        int shift = (int) (p & 7);
+        long last = source.byteSize() - 16;
+        // Eight key bytes per step, shifted onto the key's byte grid from one new word read; a
+        // counted loop, so that the compiler checks the segment's bounds once, not per word.
+        long words = k > last ? 0 : Math.min((bytes - j) >>> 3, ((last - k) >>> 3) + 1);
+        long skipped = words;
+        if (shift == 0) {
+            for (long t = 0; t < words; t++) {
+                long v = source.get(BIG_ENDIAN_WORD, k + 8 * t);
+                if (((v - ONES) & ~v & HIGHS) != 0) {
+                    skipped = t;
+                    break;
+                }
+            }
+        } else if (words > 0) {
+            long current = source.get(BIG_ENDIAN_WORD, k);
+            for (long t = 0; t < words; t++) {
+                long next = source.get(BIG_ENDIAN_WORD, k + 8 * t + 8);
+                long v = (current << shift) | (next >>> (64 - shift));
+                if (((v - ONES) & ~v & HIGHS) != 0) {
+                    skipped = t;
+                    break;
+                }
+                current = next;
+            }
+        }
+        j += 8 * skipped;
+        // The rest (or the word holding a zero): eight bytes to a read, searched in a register.
+        while (j < bytes) {
+            long v = BitSpans.read64(source, base + 8 * j);
+            int avail = (int) Math.min(8, bytes - j);
+            int b = 0;
+            while (b < avail && ((v >>> (56 - 8 * b)) & 0xFF) != 0) {
+                b++;
+            }
+            j += b;
+            if (b < avail) {
+                break;
+            }
+        }
+        return j;
+    }
+
+    /** The form check through the spans, from key byte i (a token boundary of the old key) to the end. */
+    private void checkFromSpans(long i, long bytes, long r, long lit, long oldBytes) {
+        clearZeros(i, oldBytes);
+        while (i < bytes) {
+            if (keyWordByte(i, r, lit) != 0) {
+                i++;
+                continue;
+            }
+            setZero(i);
+            if (i + 1 >= bytes) {
+                throw records.notOrderedForm();
+            }
+            if (pairEnds(i, keyWordByte(i + 1, r, lit), bytes)) {
+                return;
+            }
+            i += 2;
+        }
+        throw records.notOrderedForm(); // no terminator
+    }
+
+    /** Key byte i, which starts at most 15 bits before the end of the kept prefix r or after it (then in the literal at lit). */
+    private long keyWordByte(long i, long r, long lit) {
+        long u = 8 * i;
+        if (u >= r) {
+            return BitSpans.read(source, lit + (u - r), 8);
+        }
+        int kept = (int) Math.min(8, r - u);
+        long head = keyBits(u, kept);
+        return kept == 8 ? head : (head << (8 - kept)) | BitSpans.read(source, lit, 8 - kept);
+    }
+
+    private boolean zero(long j) {
+        int w = (int) (j >>> 6);
+        return w < zeros.length && ((zeros[w] >>> (j & 63)) & 1) != 0;
+    }
+
+    private void setZero(long j) {
+        int w = (int) (j >>> 6);
+        if (w >= zeros.length) {
+            zeros = Arrays.copyOf(zeros, Math.max(w + 1, 2 * zeros.length));
+        }
+        zeros[w] |= 1L << (j & 63);
+    }
+
+    /** Forgets the zero bytes from key byte j on (the old key had {@code oldBytes}). */
+    private void clearZeros(long j, long oldBytes) {
+        int w = (int) (j >>> 6);
+        int lastWord = (int) Math.min(zeros.length - 1, oldBytes >>> 6);
+        if (w > lastWord) {
+            return;
+        }
+        zeros[w] &= (1L << (j & 63)) - 1;
+        for (int x = w + 1; x <= lastWord; x++) {
+            zeros[x] = 0;
+        }
+    }
+
+    /** {@code count} ≤ 56 key bits from key bit u (u + count ≤ length), across spans. */
+    private long keyBits(long u, int count) {
+        long v = 0;
+        int got = 0;
+        while (got < count) {
+            long at = u + got;
+            int s = spanOf(at);
+            int take = (int) Math.min(count - got, end[s] - at);
+            v = (v << take) | BitSpans.read(source, this.at[s] + (at - start[s]), take);
+            got += take;
+        }
+        return v;
     }
 
     @Override

@@ -90,6 +90,11 @@ final class ByteSpanKey extends SpanKey {
     }
 
     @Override
+    void checkForm(long r, long lcp, long lit, long oldLength) {
+        // Byte-unit keys are any bytes.
+    }
+
+    @Override
     long keyBytes() {
         return length;
     }

@@ -115,13 +115,24 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
         if (n > 0) {
             push(lit, r, r + n);
         }
+        long oldLength = length;
         length = r + n;
+        checkForm(r, lcp, lit, oldLength);
         track(lit, r, n);
         if (built != null) {
             build(lit, r, n);
         }
         return lcp;
     }
+
+    /**
+     * Checks what the unit's key grammar demands of the new key beyond its order (the spans
+     * already describe it; it kept r units of the old key, which had {@code oldLength} and passed
+     * this check, and its literal lies at {@code lit}; {@code lcp} is the new key's LCP with the
+     * old one, which equals r where the front coding is canonical, and 0 for the first record). A merge does not build keys, so this is the only place where an input's key
+     * form is checked; a key that breaks it would otherwise be copied into the output as it is.
+     */
+    abstract void checkForm(long r, long lcp, long lit, long oldLength);
 
     /** Follows the new key (kept prefix r, then n units at lit) in whatever the unit caches of it. */
     abstract void track(long lit, long r, long n);

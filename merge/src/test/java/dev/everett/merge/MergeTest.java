@@ -429,6 +429,48 @@ class MergeTest {
     }
 
     /**
+     * KV02 bit keys are stored in their ordered string form, which the merger checks as it reads
+     * each key (it builds none): record 1's key "c" is stored as 63 00 00; with the literal's last
+     * bit set it reads 63 00 01, which no host key encodes to. The merge refuses it as the cursor
+     * does, naming the rule, before anything is published.
+     */
+    @Test
+    void aKv02BitKeyOutsideTheOrderedStringFormIsCorrupt() throws Exception {
+        Policy policy = Policy.stringPolicy().withFormat(SegmentFormat.KV02);
+        TreeMap<byte[], byte[]> a = new TreeMap<>(Arrays::compareUnsigned);
+        a.put("b".getBytes(), new byte[] {1});
+        a.put("c".getBytes(), new byte[] {2});
+        Path p = write("bad-form", policy, a);
+        long last;
+        try (SegmentReader r = engine.open(p, policy, OpenMode.TYPED)) {
+            EncodedRecords records = EncodedRecords.of(r);
+            assertTrue(records.next() && records.next());
+            assertEquals(7, records.retained(), "0x62 and 0x63 share 7 bits");
+            assertEquals(17, records.literalLength(), "the last bit of 0x63, then the terminator 00 00");
+            last = records.literalAt() + records.literalLength() - 1;
+        }
+        byte[] bytes = Files.readAllBytes(p);
+        bytes[(int) (last >>> 3)] |= (byte) (0x80 >>> (int) (last & 7));
+        Files.write(p, withRepairedCrcs(bytes));
+        try (SegmentReader r = engine.open(p, policy, OpenMode.TYPED); SegmentCursor c = r.cursor()) {
+            assertTrue(c.next());
+            CorruptSegmentException e = assertThrows(CorruptSegmentException.class, c::next);
+            assertTrue(e.getMessage().contains("ordered string form"), e.getMessage());
+        }
+        TreeMap<byte[], byte[]> b = new TreeMap<>(Arrays::compareUnsigned);
+        b.put("a".getBytes(), new byte[] {3});
+        Path out = dir.resolve("bad-form-out");
+        try (SegmentReader r1 = engine.open(p, policy, OpenMode.TYPED);
+             SegmentReader r2 = engine.open(write("bad-form-other", policy, b), policy, OpenMode.TYPED);
+             MergeJob job = NativeMerger.of(r1, r2).into(out).start()) {
+            CorruptSegmentException e = assertThrows(CorruptSegmentException.class, () -> job.step(10));
+            assertTrue(e.getMessage().contains("record 1: key is not a canonical ordered string form"), e.getMessage());
+            assertTrue(e.getMessage().contains(p.getFileName().toString()), e.getMessage());
+        }
+        assertTrue(Files.notExists(out));
+    }
+
+    /**
      * KV02 bit values must fill their VLEN slot: record 0's value "x" (presence bit 1, EG0(1),
      * the byte) with its presence bit cleared is an absent value followed by bits, refused as
      * the merge reads the first record, before anything is published.

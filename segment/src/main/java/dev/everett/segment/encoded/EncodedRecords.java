@@ -234,6 +234,11 @@ public final class EncodedRecords {
         return orderedStrings;
     }
 
+    /** The error for a current key that is not one canonical ordered string form ({@link #orderedStrings()}). */
+    public CorruptSegmentException notOrderedForm() {
+        return corrupt(recordStart(), "record " + ordinal() + ": " + OrderedStrings.NOT_CANONICAL);
+    }
+
     /**
      * The host key of the ordered string form {@code key[0 .. n)} (bytes after the sort code),
      * decoded in place; its length.
