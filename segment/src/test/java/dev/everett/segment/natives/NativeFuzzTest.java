@@ -321,8 +321,8 @@ public class NativeFuzzTest {
      * the file names something it cannot express; {@code exact} says the file named it all, in
      * which case the reader has no business reporting a policy mismatch.
      */
-    record Derived(Policy policy, boolean exact) {
-        static Derived from(Profile profile, byte[] file) {
+    public record Derived(Policy policy, boolean exact) {
+        public static Derived from(Profile profile, byte[] file) {
             Policy fallback = profile.base();
             if (file.length < HEADER) {
                 return new Derived(fallback, false);

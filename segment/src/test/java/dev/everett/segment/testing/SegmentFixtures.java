@@ -5,6 +5,7 @@ import dev.everett.api.OpenMode;
 import dev.everett.api.Policy;
 import dev.everett.api.SegmentCursor;
 import dev.everett.api.SegmentInfo;
+import dev.everett.api.SegmentReader;
 import dev.everett.api.SegmentWriter;
 import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.natives.NativeWriter;
@@ -45,7 +46,7 @@ public final class SegmentFixtures {
     }
 
     /** Every record, in order, through a fresh cursor. */
-    public static List<Rec> walk(NativeReader reader) {
+    public static List<Rec> walk(SegmentReader reader) {
         List<Rec> out = new ArrayList<>();
         try (SegmentCursor c = reader.cursor()) {
             while (c.next()) {
