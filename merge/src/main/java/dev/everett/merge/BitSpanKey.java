@@ -15,19 +15,19 @@ import java.util.Arrays;
  * are compared 56 bits at a time.
  */
 final class BitSpanKey extends SpanKey {
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+    private static final ValueLayout.OfLong BIG_ENDIAN_WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
     /** Keys are stored in their ordered string form (KV02 in bits), which {@link #checkForm} checks. */
     private final boolean orderedStrings;
+    /** Which bytes of the current key are 0x00 (bit j of word j / 64), for the form check. */
+    private long[] zeros = new long[2];
 
     BitSpanKey(EncodedRecords records, int index) {
         super(records, index, 0);
         this.orderedStrings = records.orderedStrings();
     }
-
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGHS = 0x8080808080808080L;
-    private static final ValueLayout.OfLong BIG_ENDIAN_WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    /** Which bytes of the current key are 0x00 (bit j of word j / 64), for the form check. */
-    private long[] zeros = new long[2];
 
     /**
      * The ordered string form (KV02 in bits): whole bytes, each {@code 0x00} followed by

@@ -129,8 +129,9 @@ abstract sealed class SpanKey permits ByteSpanKey, BitSpanKey {
      * Checks what the unit's key grammar demands of the new key beyond its order (the spans
      * already describe it; it kept r units of the old key, which had {@code oldLength} and passed
      * this check, and its literal lies at {@code lit}; {@code lcp} is the new key's LCP with the
-     * old one, which equals r where the front coding is canonical, and 0 for the first record). A merge does not build keys, so this is the only place where an input's key
-     * form is checked; a key that breaks it would otherwise be copied into the output as it is.
+     * old one, which equals r where the front coding is canonical, and 0 for the first record).
+     * A merge does not build keys, so this is the only place where an input's key form is
+     * checked; a key that breaks it would otherwise be copied into the output as it is.
      */
     abstract void checkForm(long r, long lcp, long lit, long oldLength);
 

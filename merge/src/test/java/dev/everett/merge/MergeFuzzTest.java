@@ -78,8 +78,8 @@ public class MergeFuzzTest {
         List<Rec> walked;
         boolean verified;
         try (SegmentReader r = ENGINE.open(INPUT, policy, OpenMode.TYPED)) {
-            walked = walkOrNull(r);
-            verified = walked != null && verifies(r);
+            walked = NativeFuzzTest.walkOrNull(r);
+            verified = walked != null && NativeFuzzTest.verifyOrNull(r) != null;
         } catch (CorruptSegmentException | PolicyMismatchException e) {
             return; // the merge's inputs are opened the same way: there is nothing to merge
         }
@@ -126,23 +126,6 @@ public class MergeFuzzTest {
             assertEquals(expected, SegmentFixtures.walk(out), run + ": merged records");
             boolean canonical = out.verify().canonical();
             assertTrue(cap || canonical, run + ": the merged output is not canonical");
-        }
-    }
-
-    private static List<Rec> walkOrNull(SegmentReader reader) {
-        try {
-            return SegmentFixtures.walk(reader);
-        } catch (CorruptSegmentException e) {
-            return null;
-        }
-    }
-
-    private static boolean verifies(SegmentReader reader) {
-        try {
-            reader.verify();
-            return true;
-        } catch (CorruptSegmentException e) {
-            return false;
         }
     }
 }

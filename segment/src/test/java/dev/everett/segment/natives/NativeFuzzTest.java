@@ -15,6 +15,7 @@ import dev.everett.api.Policy;
 import dev.everett.api.PolicyMismatchException;
 import dev.everett.api.RecordLocation;
 import dev.everett.api.SegmentFormat;
+import dev.everett.api.SegmentReader;
 import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueWidth;
@@ -164,7 +165,8 @@ public class NativeFuzzTest {
         }
     }
 
-    private static List<Rec> walkOrNull(NativeReader reader) {
+    /** Every record through a fresh cursor, or null if the walk finds corruption. */
+    public static List<Rec> walkOrNull(SegmentReader reader) {
         try {
             return SegmentFixtures.walk(reader);
         } catch (CorruptSegmentException e) {
@@ -172,7 +174,8 @@ public class NativeFuzzTest {
         }
     }
 
-    private static VerifyReport verifyOrNull(NativeReader reader) {
+    /** The reader's verify report, or null if verify() finds corruption. */
+    public static VerifyReport verifyOrNull(SegmentReader reader) {
         try {
             return reader.verify();
         } catch (CorruptSegmentException e) {
