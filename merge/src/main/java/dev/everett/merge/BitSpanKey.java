@@ -17,12 +17,11 @@ import java.util.Arrays;
 final class BitSpanKey extends SpanKey {
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGHS = 0x8080808080808080L;
+    private static final long LOWS = 0x7F7F7F7F7F7F7F7FL;
     private static final ValueLayout.OfLong BIG_ENDIAN_WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     /** Keys are stored in their ordered string form (KV02 in bits), which {@link #checkForm} checks. */
     private final boolean orderedStrings;
-    /** Which bytes of the current key are 0x00 (bit j of word j / 64), for the form check. */
-    private long[] zeros = new long[2];
 
     BitSpanKey(EncodedRecords records, int index) {
         super(records, index, 0);
@@ -34,16 +33,16 @@ final class BitSpanKey extends SpanKey {
      * {@code 0xFF}, except the final {@code 0x00 0x00}, which ends the key and nothing else.
      *
      * <p>The old key passed this check, and the new one keeps its first r bits, so only the bytes
-     * from the one that holds bit r need scanning, plus what the kept bytes say about them: whether
-     * the last whole kept byte is a {@code 0x00} (which must pair with the next), taken from a map
-     * of the key's zero bytes kept alongside the spans. Where the front coding is canonical (the
-     * LCP is r, so the old key's bit r is 0 and the new one's is 1) the byte holding bit r cannot
-     * be {@code 0x00}, and a pending {@code 0x00} before it makes the key bad unless r starts that
-     * byte; every byte after it is the literal's, read from the file eight at a time and skipped
-     * whole when none is zero. So the check costs about a word read per eight literal bytes and
-     * never walks the spans. Under conservative front coding (an LCP beyond r) it reads from the
-     * byte before the one holding bit r through the spans instead. A key that extends the old one
-     * whole cannot be canonical: the old key's terminator would lie inside it.
+     * from the one that holds bit r need checking, and of the kept bytes only whether the last
+     * whole one is a {@code 0x00} waiting for its partner. Where the front coding is canonical
+     * (the LCP is r: the old key's bit r is 0, the new one's 1) the old key's byte holding bit r
+     * is not the {@code 0xFF} of a pair, so the kept byte before it is a {@code 0x00} only if it
+     * is the first byte of the old key's terminator; the byte holding bit r cannot be
+     * {@code 0x00}, and every byte after it is the literal's, checked straight from the file by
+     * {@link #checkLiteral}, so the check never walks the spans. Under conservative front coding
+     * (an LCP beyond r) it reads from the byte before the one holding bit r through the spans
+     * instead. A key that extends the old one whole cannot be canonical: the old key's terminator
+     * would lie inside it.
      */
     @Override
     void checkForm(long r, long lcp, long lit, long oldLength) {
@@ -56,17 +55,15 @@ final class BitSpanKey extends SpanKey {
         }
         long q = r >>> 3;
         if (lcp != r) {
-            checkFromSpans(Math.max(q - 1, 0), bytes, r, lit, oldLength >>> 3);
+            checkFromSpans(Math.max(q - 1, 0), bytes, r, lit);
             return;
         }
-        boolean pending = q > 0 && zero(q - 1);
-        clearZeros(q, oldLength >>> 3);
+        boolean pending = q > 0 && q == (oldLength >>> 3) - 1;
         long j = q;
         if ((r & 7) != 0) {
             if (pending) {
-                // Byte q keeps bits of the old key's byte after a 0x00: 0xFF, whose bit r is 1,
-                // or the terminator's 0x00, with the new bit r = 1 after zero bits; neither
-                // leaves a canonical key that is greater.
+                // Byte q keeps bits of the old key's second terminator byte, 0x00, and the new
+                // bit r = 1 after them: a byte that neither completes a pair nor ends the key.
                 throw records.notOrderedForm();
             }
             j = q + 1; // byte q holds the new key's bit r, a 1: not 0x00, a token of its own
@@ -82,17 +79,7 @@ final class BitSpanKey extends SpanKey {
             }
             j++;
         }
-        while (true) {
-            j = firstZero(j, bytes, base);
-            if (j + 1 >= bytes) {
-                throw records.notOrderedForm(); // no terminator, or a last byte 0x00 alone
-            }
-            setZero(j);
-            if (pairEnds(j, BitSpans.read(source, base + 8 * (j + 1), 8), bytes)) {
-                return;
-            }
-            j += 2;
-        }
+        checkLiteral(j, bytes, base);
     }
 
     /**
@@ -106,66 +93,73 @@ final class BitSpanKey extends SpanKey {
         if (next != 0 || j + 2 != bytes) {
             throw records.notOrderedForm();
         }
-        setZero(j + 1);
         return true;
     }
 
-    /** The first 0x00 among key bytes [j, bytes), all in the literal (at file bit base + 8j), or {@code bytes}. */
-    private long firstZero(long j, long bytes, long base) {
+    /**
+     * Checks key bytes [j, bytes), all in the literal (key byte i at file bit base + 8i), where no
+     * pair begun before j is open: the key must end in the terminator {@code 0x00 0x00}, and every
+     * other {@code 0x00} must be followed by {@code 0xFF}. In that form a {@code 0x00} always
+     * starts a token, so the rule is local to each byte and its successor, and eight bytes are
+     * checked at once in a register: a word's zero-byte flags, moved one byte on, must fall on
+     * its {@code 0xFF} flags (the last byte's flag carries into the next word). Pairs cost
+     * nothing extra, so keys full of escaped zeros are checked at the speed of any other.
+     */
+    private void checkLiteral(long j, long bytes, long base) {
+        if (bytes - j < 2) {
+            throw records.notOrderedForm(); // no room for the terminator
+        }
         long p = base + 8 * j;
         long k = p >>> 3;
         int shift = (int) (p & 7);
         long last = source.byteSize() - 16;
-        // Eight key bytes per step, shifted onto the key's byte grid from one new word read; a
-        // counted loop, so that the compiler checks the segment's bounds once, not per word.
-        long words = k > last ? 0 : Math.min((bytes - j) >>> 3, ((last - k) >>> 3) + 1);
-        long skipped = words;
-        if (shift == 0) {
-            for (long t = 0; t < words; t++) {
-                long v = source.get(BIG_ENDIAN_WORD, k + 8 * t);
-                if (((v - ONES) & ~v & HIGHS) != 0) {
-                    skipped = t;
-                    break;
-                }
-            }
-        } else if (words > 0) {
+        // Whole words of key bytes before the terminator, shifted onto the key's byte grid from
+        // one new word read each; a counted loop, so the segment's bounds are checked once.
+        long words = k > last ? 0 : Math.min((bytes - 2 - j) >>> 3, ((last - k) >>> 3) + 1);
+        long carry = 0;
+        if (words > 0) {
             long current = source.get(BIG_ENDIAN_WORD, k);
             for (long t = 0; t < words; t++) {
                 long next = source.get(BIG_ENDIAN_WORD, k + 8 * t + 8);
-                long v = (current << shift) | (next >>> (64 - shift));
-                if (((v - ONES) & ~v & HIGHS) != 0) {
-                    skipped = t;
-                    break;
-                }
+                long v = (current << shift) | (next >>> 1 >>> (63 - shift));
                 current = next;
+                // Most words hold no 0x00 and close no pair: one test (exact for "any zero").
+                if ((((v - ONES) & ~v & HIGHS) | carry) != 0) {
+                    long zeroFlags = ~(((v & LOWS) + LOWS) | v | LOWS);
+                    long ffFlags = ((v & LOWS) + ONES) & v & HIGHS;
+                    if ((((zeroFlags >>> 8) | carry) & ~ffFlags) != 0) {
+                        throw records.notOrderedForm(); // a 0x00 not followed by 0xFF
+                    }
+                    carry = zeroFlags << 56;
+                }
             }
         }
-        j += 8 * skipped;
-        // The rest (or the word holding a zero): eight bytes to a read, searched in a register.
-        while (j < bytes) {
-            long v = BitSpans.read64(source, base + 8 * j);
-            int avail = (int) Math.min(8, bytes - j);
-            int b = 0;
-            while (b < avail && ((v >>> (56 - 8 * b)) & 0xFF) != 0) {
-                b++;
+        j += 8 * words;
+        // The rest, a byte at a time: fewer than ten bytes, or a key at the end of the file.
+        boolean open = carry != 0;
+        for (; j < bytes - 2; j++) {
+            long c = BitSpans.read(source, base + 8 * j, 8);
+            if (open && c != 0xFF) {
+                throw records.notOrderedForm();
             }
-            j += b;
-            if (b < avail) {
-                break;
-            }
+            open = c == 0;
         }
-        return j;
+        if (open || BitSpans.read(source, base + 8 * j, 16) != 0) {
+            throw records.notOrderedForm(); // a pair left open, or no terminator at the end
+        }
     }
 
-    /** The form check through the spans, from key byte i (a token boundary of the old key) to the end. */
-    private void checkFromSpans(long i, long bytes, long r, long lit, long oldBytes) {
-        clearZeros(i, oldBytes);
+    /**
+     * The form check through the spans, from key byte i to the end. Byte i may be the
+     * {@code 0xFF} of a pair begun before it, which the old key's check covered; as a non-zero
+     * byte it is passed over like any other.
+     */
+    private void checkFromSpans(long i, long bytes, long r, long lit) {
         while (i < bytes) {
             if (keyWordByte(i, r, lit) != 0) {
                 i++;
                 continue;
             }
-            setZero(i);
             if (i + 1 >= bytes) {
                 throw records.notOrderedForm();
             }
@@ -186,32 +180,6 @@ final class BitSpanKey extends SpanKey {
         int kept = (int) Math.min(8, r - u);
         long head = keyBits(u, kept);
         return kept == 8 ? head : (head << (8 - kept)) | BitSpans.read(source, lit, 8 - kept);
-    }
-
-    private boolean zero(long j) {
-        int w = (int) (j >>> 6);
-        return w < zeros.length && ((zeros[w] >>> (j & 63)) & 1) != 0;
-    }
-
-    private void setZero(long j) {
-        int w = (int) (j >>> 6);
-        if (w >= zeros.length) {
-            zeros = Arrays.copyOf(zeros, Math.max(w + 1, 2 * zeros.length));
-        }
-        zeros[w] |= 1L << (j & 63);
-    }
-
-    /** Forgets the zero bytes from key byte j on (the old key had {@code oldBytes}). */
-    private void clearZeros(long j, long oldBytes) {
-        int w = (int) (j >>> 6);
-        int lastWord = (int) Math.min(zeros.length - 1, oldBytes >>> 6);
-        if (w > lastWord) {
-            return;
-        }
-        zeros[w] &= (1L << (j & 63)) - 1;
-        for (int x = w + 1; x <= lastWord; x++) {
-            zeros[x] = 0;
-        }
     }
 
     /** {@code count} ≤ 56 key bits from key bit u (u + count ≤ length), across spans. */

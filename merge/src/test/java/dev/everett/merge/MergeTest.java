@@ -2,6 +2,8 @@ package dev.everett.merge;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,6 +24,9 @@ import dev.everett.api.TombstonePolicy;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueMerger;
 import dev.everett.segment.encoded.EncodedRecords;
+import dev.everett.segment.natives.NativeFuzzTest;
+import dev.everett.segment.testing.Rec;
+import dev.everett.segment.testing.SegmentFixtures;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -468,6 +473,91 @@ class MergeTest {
             assertTrue(e.getMessage().contains(p.getFileName().toString()), e.getMessage());
         }
         assertTrue(Files.notExists(out));
+    }
+
+    /**
+     * The form check against the cursor, which decodes each key whole: in KV02 bit files of long
+     * keys rich in {@code 0x00} and {@code 0xFF} (so pairs fall on every position of the check's
+     * eight-byte words, and across them) and of keys extended by a {@code 0x00}, one literal bit
+     * at a time is flipped, half of them where a literal starts, and the checksums repaired. The merge must refuse exactly the files whose walk the cursor refuses, and
+     * otherwise copy the records the cursor walks.
+     */
+    @Test
+    void literalBitFlipsInKv02BitKeysAreRefusedExactlyWhereTheCursorRefusesThem() throws Exception {
+        long seed = seed();
+        Random rnd = new Random(seed);
+        int[] edges = {0x00, 0x00, 0x00, 0xFF, 0xFF, 0x01, 0x80, 0x7F};
+        for (int file = 0; file < 4; file++) {
+            Policy policy = Profile.KV02_BITS_EXP_GOLOMB.base(rnd);
+            TreeMap<byte[], byte[]> records = new TreeMap<>(Arrays::compareUnsigned);
+            byte[] stem = new byte[rnd.nextInt(40)];
+            while (records.size() < 60) {
+                byte[] k = Arrays.copyOf(stem, stem.length + rnd.nextInt(rnd.nextInt(4) == 0 ? 200 : 24));
+                for (int i = stem.length; i < k.length; i++) {
+                    k[i] = (byte) (rnd.nextInt(3) == 0 ? rnd.nextInt(256) : edges[rnd.nextInt(edges.length)]);
+                }
+                records.put(k, new byte[] {(byte) records.size()});
+                if (rnd.nextInt(3) == 0) {
+                    // A proper prefix just before a 0x00: its successor keeps the terminator's first byte.
+                    for (int i = k.length - 1; i >= 0; i--) {
+                        if (k[i] == 0) {
+                            records.put(Arrays.copyOf(k, i), new byte[] {(byte) records.size()});
+                            break;
+                        }
+                    }
+                }
+                if (rnd.nextInt(4) == 0) {
+                    stem = Arrays.copyOf(k, Math.min(k.length, rnd.nextInt(60)));
+                }
+            }
+            Path good = write("form-" + file, policy, records);
+            List<long[]> literals = new ArrayList<>();
+            try (SegmentReader r = engine.open(good, policy, OpenMode.TYPED)) {
+                EncodedRecords encoded = EncodedRecords.of(r);
+                while (encoded.next()) {
+                    if (encoded.literalLength() > 0) {
+                        literals.add(new long[] {encoded.literalAt(), encoded.literalLength()});
+                    }
+                }
+            }
+            byte[] original = Files.readAllBytes(good);
+            Path empty = dir.resolve("form-empty-" + file);
+            SegmentFixtures.write(empty, policy, List.of());
+            int refused = 0;
+            for (int trial = 0; trial < 60; trial++) {
+                long[] literal = literals.get(rnd.nextInt(literals.size()));
+                // Half the flips in a literal's first 16 bits, where the kept prefix meets it.
+                long bit = literal[0] + (long) (rnd.nextDouble() * (rnd.nextBoolean() ? Math.min(16, literal[1]) : literal[1]));
+                byte[] bytes = original.clone();
+                bytes[(int) (bit >>> 3)] ^= (byte) (0x80 >>> (int) (bit & 7));
+                Path p = dir.resolve("form-" + file + "-" + trial);
+                Files.write(p, withRepairedCrcs(bytes));
+                String where = "seed " + seed + ", file " + file + ", bit " + bit + " flipped, " + policy;
+                List<Rec> walked;
+                try (SegmentReader r = engine.open(p, policy, OpenMode.TYPED)) {
+                    walked = NativeFuzzTest.walkOrNull(r);
+                }
+                Path out = dir.resolve("form-out-" + file + "-" + trial);
+                try (SegmentReader r1 = engine.open(p, policy, OpenMode.TYPED);
+                     SegmentReader r2 = engine.open(empty, policy, OpenMode.TYPED);
+                     MergeJob job = NativeMerger.of(r1, r2).into(out).start()) {
+                    while (!job.done()) {
+                        job.step(7);
+                    }
+                    job.finish();
+                } catch (CorruptSegmentException e) {
+                    assertNull(walked, where + ": the merge refused records the cursor walks: " + e.getMessage());
+                    assertTrue(Files.notExists(out), where);
+                    refused++;
+                    continue;
+                }
+                assertNotNull(walked, where + ": the merge took a key the cursor refuses");
+                try (SegmentReader r = engine.open(out, policy, OpenMode.TYPED)) {
+                    assertEquals(walked, SegmentFixtures.walk(r), where);
+                }
+            }
+            assertTrue(refused > 0 && refused < 60, "seed " + seed + ": " + refused + " of 60 flips refused");
+        }
     }
 
     /**
