@@ -30,6 +30,8 @@ import picocli.CommandLine.Option;
 final class DemoCommand implements Callable<Integer> {
     /** Operations per timed batch: the workload is generated between batches, outside the timings. */
     private static final int BATCH = 8192;
+    /** The warm-up's size unless --warmup-ops says otherwise: enough for the JIT to compile the write, flush and merge loops. */
+    static final long DEFAULT_WARMUP_OPS = 200_000;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -49,6 +51,12 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--lookups", paramLabel = "N", defaultValue = "200000", description = "Random gets timed on each store (default ${DEFAULT-VALUE}).")
     int lookups;
 
+    @Option(names = "--warmup-ops", paramLabel = "N",
+            description = "Operations of an untimed warm-up on each store first, in a scratch store deleted afterwards "
+                + "(default a tenth of --ops, at most " + DEFAULT_WARMUP_OPS + "; 0: none, and Everett's timings then include the JVM's "
+                + "first compilation of its paths).")
+    Long warmupOps;
+
     @Option(names = "--dir", paramLabel = "DIR", description = "Where the two stores are written (kept); default a temporary directory, deleted afterwards.")
     Path dir;
 
@@ -60,9 +68,10 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        if (operations < 1 || checkedGets < 0 || lookups < 1) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--ops and --lookups must be at least 1, --gets at least 0");
+        if (operations < 1 || checkedGets < 0 || lookups < 1 || (warmupOps != null && warmupOps < 0)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--ops and --lookups must be at least 1, --gets and --warmup-ops at least 0");
         }
+        long warmup = warmupOps != null ? warmupOps : Math.min(DEFAULT_WARMUP_OPS, operations / 10);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         boolean terminal = System.console() != null && System.console().isTerminal();
@@ -97,35 +106,41 @@ final class DemoCommand implements Callable<Integer> {
                 policy.format(), seed);
         out.flush();
         DemoResult result;
-        try (DemoStore everett = new EverettDemoStore(work.resolve("everett"), policy);
-             DemoStore rocks = new RocksDemoStore(work.resolve("rocksdb"))) {
-            DemoStore[] stores = {everett, rocks};
-            Workload workload = new Workload(seed, operations);
-            DemoResult.Side[] sides = new DemoResult.Side[2];
-            // One store at a time, write then flush + compaction, so that neither store's background work runs during the other's.
-            for (int i = 0; i < 2; i++) {
-                sides[i] = new DemoResult.Side(stores[i].name());
-                sides[i].writeNanos = write(stores[i], workload, new Progress(err, terminal, stores[i].name() + ": write", operations));
-                Progress p = new Progress(err, terminal, stores[i].name() + ": flush + compact", 1);
-                p.update(0);
-                long t = System.nanoTime();
-                stores[i].flushAndCompact();
-                sides[i].compactNanos = System.nanoTime() - t;
-                p.done();
+        try {
+            if (warmup > 0) {
+                warmUp(new EverettDemoStore(work.resolve("warmup-everett"), policy), warmup, err, terminal);
+                warmUp(new RocksDemoStore(work.resolve("warmup-rocksdb")), warmup, err, terminal);
             }
-            DemoResult.Check check = check(everett, rocks, workload.keysInserted(), err, terminal);
-            byte[][] keys = lookupKeys(new SplittableRandom(seed ^ 0x5DEECE66DL), workload.keysInserted(), lookups);
-            for (int i = 0; i < 2; i++) {
-                lookup(stores[i], keys, sides[i], new Progress(err, terminal, stores[i].name() + ": point lookups", keys.length));
+            try (DemoStore everett = new EverettDemoStore(work.resolve("everett"), policy);
+                 DemoStore rocks = new RocksDemoStore(work.resolve("rocksdb"))) {
+                DemoStore[] stores = {everett, rocks};
+                Workload workload = new Workload(seed, operations);
+                DemoResult.Side[] sides = new DemoResult.Side[2];
+                // One store at a time, write then flush + compaction, so that neither store's background work runs during the other's.
+                for (int i = 0; i < 2; i++) {
+                    sides[i] = new DemoResult.Side(stores[i].name());
+                    sides[i].writeNanos = write(stores[i], workload, new Progress(err, terminal, stores[i].name() + ": write", operations));
+                    Progress p = new Progress(err, terminal, stores[i].name() + ": flush + compact", 1);
+                    p.update(0);
+                    long t = System.nanoTime();
+                    stores[i].flushAndCompact();
+                    sides[i].compactNanos = System.nanoTime() - t;
+                    p.done();
+                }
+                DemoResult.Check check = check(everett, rocks, workload.keysInserted(), err, terminal);
+                byte[][] keys = lookupKeys(new SplittableRandom(seed ^ 0x5DEECE66DL), workload.keysInserted(), lookups);
+                for (int i = 0; i < 2; i++) {
+                    lookup(stores[i], keys, sides[i], new Progress(err, terminal, stores[i].name() + ": point lookups", keys.length));
+                }
+                for (int i = 0; i < 2; i++) {
+                    scan(stores[i], sides[i], check.liveRecords, new Progress(err, terminal, stores[i].name() + ": scan", check.liveRecords));
+                }
+                for (int i = 0; i < 2; i++) {
+                    sides[i].bytesOnDisk = Sizes.treeBytes(stores[i].directory());
+                    sides[i].files = stores[i].describeFiles();
+                }
+                result = new DemoResult(operations, seed, policy, warmup, workload.keysInserted(), sides[0], sides[1], check);
             }
-            for (int i = 0; i < 2; i++) {
-                scan(stores[i], sides[i], check.liveRecords, new Progress(err, terminal, stores[i].name() + ": scan", check.liveRecords));
-            }
-            for (int i = 0; i < 2; i++) {
-                sides[i].bytesOnDisk = Sizes.treeBytes(stores[i].directory());
-                sides[i].files = stores[i].describeFiles();
-            }
-            result = new DemoResult(operations, seed, policy, workload.keysInserted(), sides[0], sides[1], check);
         } finally {
             if (temporary) {
                 IndexChain.deleteTree(work);
@@ -162,6 +177,34 @@ final class DemoCommand implements Callable<Integer> {
         } finally {
             Files.deleteIfExists(reportTmp);
             Files.deleteIfExists(chartTmp);
+        }
+    }
+
+    /**
+     * The untimed warm-up: {@code ops} operations of other seeds in four parts, each flushed and
+     * compacted (so that all but the first compaction merge a new run into an older one), in a
+     * scratch store that is then closed and deleted. A JVM compiles a loop only after running it for a
+     * while, so without this the one timed compaction of the run would be Everett's first, run
+     * partly interpreted (several times as long), where a store that has been running is
+     * compiled. RocksDB, native code, runs the same warm-up, so both start with warm caches of
+     * their own.
+     */
+    private void warmUp(DemoStore store, long ops, PrintWriter err, boolean terminal) throws IOException {
+        Path where = store.directory();
+        try (store) {
+            Progress progress = new Progress(err, terminal, store.name() + ": warm-up (untimed)", 4);
+            progress.update(0);
+            for (int part = 0; part < 4; part++) {
+                long n = ops / 4 + (part < ops % 4 ? 1 : 0);
+                if (n > 0) {
+                    write(store, new Workload(seed ^ (0x9E3779B97F4A7C15L * (part + 1)), n), Progress.silent());
+                }
+                store.flushAndCompact();
+                progress.update(part + 1);
+            }
+            progress.done();
+        } finally {
+            IndexChain.deleteTree(where);
         }
     }
 

@@ -61,6 +61,8 @@ final class DemoResult {
     }
 
     final long operations;
+    /** Operations of the untimed warm-up each store ran first (0: none). */
+    final long warmupOps;
     final long seed;
     final Policy policy;
     final long keysInserted;
@@ -68,8 +70,9 @@ final class DemoResult {
     final Side rocks;
     final Check check;
 
-    DemoResult(long operations, long seed, Policy policy, long keysInserted, Side everett, Side rocks, Check check) {
+    DemoResult(long operations, long seed, Policy policy, long warmupOps, long keysInserted, Side everett, Side rocks, Check check) {
         this.operations = operations;
+        this.warmupOps = warmupOps;
         this.seed = seed;
         this.policy = policy;
         this.keysInserted = keysInserted;
@@ -162,6 +165,12 @@ final class DemoResult {
                 + "the workload is generated between batches, outside the timing.\n");
         s.append("- **Flush + compaction**: flush of the memtable, then a compaction of the whole key range "
                 + "(RocksDB: `compactRange` with the bottommost level forced).\n");
+        s.append(warmupOps > 0
+                ? String.format(Locale.ROOT, "- **Warm-up**: before anything is timed, each store ran %,d operations of other seeds in a scratch "
+                        + "store of its own, in four parts, each flushed and compacted, and deleted it; so the JVM had compiled Everett's "
+                        + "write, flush and compaction paths, as in a store that has been running (`--warmup-ops 0` skips it).%n", warmupOps)
+                : "- **Warm-up**: none (`--warmup-ops 0`): Everett's times include the JVM's first compilation of its paths, and its one "
+                        + "compaction ran partly interpreted, as the first compaction of a freshly started store does.\n");
         s.append(String.format(Locale.ROOT, "- **Point lookups**: %,d random gets per store over every key written and a tenth more never written "
                 + "(so some are absent: deleted or never written); "
                 + "Everett found %,d, RocksDB %,d.%n", everett.lookups, everett.lookupsFound, rocks.lookupsFound));
@@ -177,7 +186,7 @@ final class DemoResult {
         s.append("Run it again with `./everett demo --ops ").append(operations).append(" --seed ").append(seed)
                 .append(" --format ").append(policy.format().name().toLowerCase(Locale.ROOT))
                 .append(" --gets ").append(check.getsFound + check.getsAbsent + check.getsDisagreeing)
-                .append(" --lookups ").append(everett.lookups).append("`.\n");
+                .append(" --lookups ").append(everett.lookups).append(" --warmup-ops ").append(warmupOps).append("`.\n");
         return s.toString();
     }
 

@@ -21,6 +21,11 @@ final class Progress {
         this.total = Math.max(1, total);
     }
 
+    /** A progress that shows nothing: for a step counted inside another step's bar. */
+    static Progress silent() {
+        return new Progress(new PrintWriter(java.io.OutputStream.nullOutputStream()), false, "", 1);
+    }
+
     void update(long done) {
         int percent = (int) Math.min(100, done * 100 / total);
         int step = terminal ? percent : percent / 20 * 20;

@@ -41,6 +41,11 @@ class DemoCommandTest {
             "| point lookups |", "| scan |"}) {
             assertTrue(md.contains(row), row + " in\n" + md);
         }
+        assertTrue(md.contains("each store ran 3,000 operations of other seeds in a scratch store"), "a tenth of --ops by default\n" + md);
+        try (var kept = Files.list(stores)) {
+            assertEquals(java.util.List.of("everett", "rocksdb"), kept.map(p -> p.getFileName().toString()).sorted().toList(),
+                    "the warm-up stores are deleted");
+        }
         byte[] png = Files.readAllBytes(dir.resolve("demo-chart.png"));
         assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, Arrays.copyOf(png, 4));
 
@@ -106,12 +111,24 @@ class DemoCommandTest {
     }
 
     @Test
+    void theWarmUpCanBeSkippedButNotMadeNegative() throws Exception {
+        Path report = dir.resolve("r.md");
+        Cli.Result r = Cli.run("demo", "--ops", "3000", "--gets", "100", "--lookups", "100", "--warmup-ops", "0", "--report", report);
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(!r.err().contains("warm-up"), r.toString());
+        assertTrue(Files.readString(report).contains("- **Warm-up**: none (`--warmup-ops 0`)"), Files.readString(report));
+        Cli.Result bad = Cli.run("demo", "--ops", "3000", "--warmup-ops", "-1", "--report", dir.resolve("bad.md"));
+        assertEquals(2, bad.exit(), bad.toString());
+        assertTrue(bad.err().contains("--warmup-ops at least 0"), bad.toString());
+    }
+
+    @Test
     void theReportReplacesAnOldOneWholeAndNothingElseIsLeft() throws Exception {
         Path report = Files.writeString(dir.resolve("r.md"), "an old report");
         Cli.Result r = Cli.run("demo", "--ops", "3000", "--gets", "100", "--lookups", "100", "--report", report);
         assertEquals(0, r.exit(), r.toString());
         assertTrue(Files.readString(report).startsWith("# Everett demo report"));
-        assertTrue(Files.readString(report).contains("Run it again with `./everett demo --ops 3000 --seed 20261203 --format kv02 --gets 100 --lookups 100`"),
+        assertTrue(Files.readString(report).contains("Run it again with `./everett demo --ops 3000 --seed 20261203 --format kv02 --gets 100 --lookups 100 --warmup-ops 300`"),
                 "the command that repeats the run, every option that shapes it included:\n" + Files.readString(report));
         try (var files = Files.list(dir)) {
             assertEquals(java.util.List.of("demo-chart.png", "r.md"), files.map(p -> p.getFileName().toString()).sorted().toList(),
