@@ -479,8 +479,9 @@ class MergeTest {
      * The form check against the cursor, which decodes each key whole: in KV02 bit files of long
      * keys rich in {@code 0x00} and {@code 0xFF} (so pairs fall on every position of the check's
      * eight-byte words, and across them) and of keys extended by a {@code 0x00}, one literal bit
-     * at a time is flipped, half of them where a literal starts, and the checksums repaired. The merge must refuse exactly the files whose walk the cursor refuses, and
-     * otherwise copy the records the cursor walks.
+     * at a time is flipped, half of them where a literal starts, and the checksums repaired. The
+     * merge must refuse exactly the files whose walk the cursor refuses, and otherwise copy the
+     * records the cursor walks.
      */
     @Test
     void literalBitFlipsInKv02BitKeysAreRefusedExactlyWhereTheCursorRefusesThem() throws Exception {

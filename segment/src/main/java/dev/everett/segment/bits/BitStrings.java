@@ -68,7 +68,7 @@ public final class BitStrings {
     }
 
     /** Reads 64 bits of a mapped segment from bit {@code from}; bits past its end read as 0. */
-    public static long read64(MemorySegment s, long from) {
+    static long read64(MemorySegment s, long from) {
         long index = from >>> 3;
         int skip = (int) (from & 7);
         if (index + 9 <= s.byteSize()) {

@@ -18,11 +18,6 @@ public final class BitSpans {
         return BitStrings.read(s, from, n);
     }
 
-    /** Reads 64 bits of {@code s} from bit {@code from}; bits past its end read as 0. */
-    public static long read64(MemorySegment s, long from) {
-        return BitStrings.read64(s, from);
-    }
-
     /** Copies {@code n} bits of {@code s} from bit {@code from} into {@code dst} at bit {@code at}. */
     public static void copy(MemorySegment s, long from, byte[] dst, long at, long n) {
         BitStrings.copy(s, from, dst, at, n);
