@@ -1,6 +1,7 @@
 package dev.everett.bench;
 
 import dev.everett.api.TombstonePolicy;
+import dev.everett.compaction.CompactionBuilder;
 import dev.everett.compaction.CompactionJob;
 import dev.everett.compaction.SegmentMeta;
 import java.util.Arrays;
@@ -18,15 +19,20 @@ import java.util.List;
  * where an outlier's time went); with {@code --dir DIR}, the files in {@code DIR} instead of
  * {@code /dev/shm} (the benchmark's {@code -p dir=DIR}); with {@code --sizes 4}, only the
  * 4 MiB compactions (the split sizes in MiB, comma-separated; default {@code 64,4}), for a
- * profile of one size. Code that runs once per output is compiled late (it runs 2 to 25
+ * profile of one size; with {@code --in-memory 0}, inputs read through their mappings (the job's
+ * {@code inputsInMemory}, default 256 MiB: copied or mapped, whichever this machine's first
+ * probes found faster). Code that runs once per output is compiled late (it runs 2 to 25
  * times a compaction), so take 100 rounds for figures after the JIT has finished
  * (docs/benchmarks/compaction.md, "Warm-up: the JIT").
  *
  * <pre>java --enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -XX:+AlwaysPreTouch -cp bench/target/benchmarks.jar \
- *     dev.everett.bench.CompactionPhases ROUNDS [--each] [--dir DIR] [--sizes 64,4]</pre>
+ *     dev.everett.bench.CompactionPhases ROUNDS [--each] [--dir DIR] [--sizes 64,4] [--in-memory BYTES]</pre>
  */
 public final class CompactionPhases {
     private static final String[] PHASES = {"open", "crc", "merge", "finish", "close", "total"};
+
+    /** The jobs' {@code inputsInMemory} budget ({@code --in-memory}; 0: inputs always read through their mappings). */
+    private static long inMemory = CompactionBuilder.DEFAULT_INPUTS_IN_MEMORY_BYTES;
 
     private CompactionPhases() {
     }
@@ -41,6 +47,8 @@ public final class CompactionPhases {
                 each = true;
             } else if (args[a].equals("--dir") && a + 1 < args.length) {
                 dir = args[++a];
+            } else if (args[a].equals("--in-memory") && a + 1 < args.length) {
+                inMemory = Long.parseLong(args[++a]);
             } else if (args[a].equals("--sizes") && a + 1 < args.length) {
                 targets = Arrays.stream(args[++a].split(",")).mapToInt(Integer::parseInt).toArray();
             } else {
@@ -48,7 +56,7 @@ public final class CompactionPhases {
             }
         }
         if (usage) {
-            System.err.println("usage: CompactionPhases ROUNDS [--each] [--dir DIR] [--sizes 64,4] (e.g. 16)");
+            System.err.println("usage: CompactionPhases ROUNDS [--each] [--dir DIR] [--sizes 64,4] [--in-memory BYTES] (e.g. 16)");
             System.exit(2);
         }
         int rounds = Integer.parseInt(args[0]);
@@ -100,7 +108,7 @@ public final class CompactionPhases {
         long finished;
         List<SegmentMeta> outputs;
         try (CompactionJob job = s.files.compaction(s.inputs).targetFileBytes((long) s.targetMiB << 20)
-                .tombstones(TombstonePolicy.DROP).start()) {
+                .tombstones(TombstonePolicy.DROP).inputsInMemory(inMemory).start()) {
             started = System.nanoTime();
             // The job checks one input's CRC per step; the step after the last one starts the
             // merge, which opens the first output and merges nothing yet.

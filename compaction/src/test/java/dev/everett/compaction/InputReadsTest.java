@@ -1,0 +1,103 @@
+package dev.everett.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.everett.api.ObjectStoreOptions;
+import dev.everett.api.Policy;
+import dev.everett.api.TombstonePolicy;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How a compaction reads its inputs: mapped or copied, as this machine's probes find faster. */
+class InputReadsTest {
+    @TempDir(factory = MemoryTempDir.class)
+    Path dir;
+
+    @AfterEach
+    void forget() {
+        InputReads.reset();
+    }
+
+    /** Small inputs copy until a probe has answered; the median of the first probes then decides for good. */
+    @Test
+    void theMedianOfTheFirstProbesDecides() {
+        InputReads.reset();
+        long big = InputReads.PROBE_MIN_BYTES;
+        assertEquals(InputReads.Way.COPIED, InputReads.next(big - 1), "no probe yet: copy, as before any probe");
+        assertEquals(InputReads.Way.PROBE, InputReads.next(big));
+        // Mapped three times as slow: copies.
+        assertEquals(InputReads.Way.COPIED, InputReads.probed(3_000, 1_000));
+        assertEquals(InputReads.Way.COPIED, InputReads.next(big - 1), "small inputs go by the probes so far");
+        assertEquals(InputReads.Way.PROBE, InputReads.next(big), "until the answer is fixed, large inputs probe");
+        // Mapped twice as fast: the median of {3, 0.5} is 1.75, still copies.
+        assertEquals(InputReads.Way.COPIED, InputReads.probed(1_000, 2_000));
+        // Again: the median of {0.5, 0.5, 3} maps, and the answer is fixed.
+        assertEquals(InputReads.Way.MAPPED, InputReads.probed(1_000, 2_000));
+        assertEquals(InputReads.Way.MAPPED, InputReads.next(big));
+        assertEquals(InputReads.Way.MAPPED, InputReads.next(1));
+        assertEquals(InputReads.Way.MAPPED, InputReads.probed(9_000, 1_000), "a probe after the answer is fixed changes nothing");
+    }
+
+    /** A near tie maps: the copy must beat the mapped pass by the margin. */
+    @Test
+    void aNearTieMaps() {
+        InputReads.reset();
+        long within = (long) (1_000 * InputReads.COPY_MARGIN);
+        assertEquals(InputReads.Way.MAPPED, InputReads.probed(within, 1_000));
+        InputReads.reset();
+        assertEquals(InputReads.Way.COPIED, InputReads.probed(within + 10, 1_000));
+    }
+
+    /**
+     * A compaction whose first input is large enough probes (both ways over that input), then
+     * merges from whichever reader it chose; the outputs are the model's either way.
+     */
+    @Test
+    void aProbingCompactionMergesTheSameRecords() throws IOException {
+        InputReads.reset();
+        try (SegmentFiles files = SegmentFiles.open(dir.resolve("segments"), Policy.defaultBytes(), ObjectStoreOptions.defaults(),
+                StorageFiles.system())) {
+            TreeMap<byte[], byte[]> older = Fixtures.newModel();
+            TreeMap<byte[], byte[]> newer = Fixtures.newModel();
+            byte[] value = new byte[200];
+            for (int i = 0; i < 48_000; i++) {
+                byte[] key = String.format("key%08d", i).getBytes();
+                value[0] = (byte) i;
+                older.put(key, value.clone());
+                if (i % 3 == 0) {
+                    value[1] = 1;
+                    newer.put(key, value.clone());
+                    value[1] = 0;
+                }
+            }
+            List<SegmentMeta> inputs = new ArrayList<>();
+            inputs.addAll(files.flush(SortedEntries.of(older.entrySet().iterator()), Long.MAX_VALUE, null));
+            inputs.addAll(files.flush(SortedEntries.of(newer.entrySet().iterator()), Long.MAX_VALUE, null));
+            assertTrue(inputs.getFirst().nativeBytes() >= InputReads.PROBE_MIN_BYTES, "the first input is large enough to probe");
+            TreeMap<byte[], byte[]> expected = Fixtures.newModel();
+            expected.putAll(older);
+            expected.putAll(newer);
+            for (int round = 0; round < 2; round++) {
+                List<SegmentMeta> outputs;
+                try (CompactionJob job = files.compaction(inputs).targetFileBytes(4L << 20).tombstones(TombstonePolicy.DROP).start()) {
+                    while (!job.done()) {
+                        job.step(4096);
+                    }
+                    outputs = job.finish();
+                }
+                assertEquals(round + 1, InputReads.probesTaken(), "each compaction probed its first input");
+                SegmentFilesTest.assertSameModel(expected, SegmentFilesTest.read(files, outputs));
+                for (SegmentMeta m : outputs) {
+                    files.delete(m.id());
+                }
+            }
+        }
+    }
+}
