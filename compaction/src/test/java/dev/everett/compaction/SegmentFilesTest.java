@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.everett.api.FilterPolicy;
 import dev.everett.api.KeyOrderException;
 import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.Policy;
@@ -141,6 +142,56 @@ class SegmentFilesTest {
             files.delete(m.id());
         }
         assertEquals(0, files.list().size(), "nothing left behind");
+    }
+
+    /**
+     * Outputs of a compaction whose files keep key filters: their writers keep every key's hash as
+     * the merge writes it, and each output's filter is byte for byte the one a walk of the output
+     * builds.
+     */
+    @Test
+    void compactedFiltersAreTheWalkedOnes() throws IOException {
+        FilterPolicy bloom = FilterPolicy.bloom(10);
+        try (SegmentFiles files = SegmentFiles.open(dir.resolve("segments"), Policy.defaultBytes(),
+                ObjectStoreOptions.defaults().withFilters(bloom), StorageFiles.system())) {
+            Random r = new Random(Fixtures.seed());
+            List<byte[]> pool = Fixtures.keyPool(r, 3_000);
+            List<SegmentMeta> inputs = new ArrayList<>();
+            for (int run = 0; run < 3; run++) {
+                inputs.addAll(files.flush(SortedEntries.of(Fixtures.run(r, pool, 1_500, 4).entrySet().iterator()), Long.MAX_VALUE, null));
+            }
+            java.util.Set<Path> before = natives(dir);
+            List<SegmentMeta> outputs;
+            try (CompactionJob job = files.compaction(inputs).targetFileBytes(1 << 10).start()) {
+                while (!job.done()) {
+                    job.step(256);
+                }
+                // The outputs rolled over so far are sealed; their hashes wait for the filter build.
+                java.util.Set<Path> rolled = natives(dir);
+                rolled.removeAll(before);
+                assertTrue(rolled.size() > 1, "several outputs were published during the merge");
+                Path taken = rolled.iterator().next();
+                long[] hashes = dev.everett.segment.io.WrittenFiles.takeHashes(taken);
+                assertTrue(hashes != null && hashes.length > 0, "the merge's writer kept the keys' hashes of " + taken);
+                outputs = job.finish();
+            }
+            for (SegmentMeta m : outputs) {
+                Path filter = m.id().path(files.segmentDirectory(m.id()), ".filter");
+                byte[] built = java.nio.file.Files.readAllBytes(filter);
+                java.nio.file.Files.delete(filter);
+                try (SegmentHandle h = files.open(m)) {
+                    assertTrue(h.segment().filtered());
+                }
+                assertArrayEquals(java.nio.file.Files.readAllBytes(filter), built, "filter of " + m.id() + ", rebuilt by a walk");
+            }
+        }
+    }
+
+    /** Every native file under {@code root}. */
+    private static java.util.Set<Path> natives(Path root) throws IOException {
+        try (java.util.stream.Stream<Path> all = java.nio.file.Files.walk(root)) {
+            return all.filter(p -> p.toString().endsWith(".kv")).collect(java.util.stream.Collectors.toCollection(java.util.HashSet::new));
+        }
     }
 
     /** The builder's sizes: a target under one byte and a negative memory budget are refused, naming the argument. */

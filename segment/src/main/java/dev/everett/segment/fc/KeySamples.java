@@ -1,5 +1,6 @@
 package dev.everett.segment.fc;
 
+import dev.everett.segment.filter.KeyHash;
 import dev.everett.segment.io.ShortCopy;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -10,10 +11,16 @@ import java.util.Arrays;
  * by. They are what the routing catalog above a just-written native samples from it, so that
  * indexing the native does not walk every record again to find them. The writer stops keeping
  * them past {@link #MAX_BYTES} (the index build then walks the native as it always could).
+ *
+ * <p>Where the native's store keeps key filters, the writer also keeps every key's filter hash
+ * ({@link KeyHash}), so that the filter is built from them instead of from a walk of the native;
+ * up to {@link #MAX_HASHES} keys (past that the filter build walks the native).
  */
 public final class KeySamples {
     /** Past this many key bytes the samples are given up: the writer's memory stays bounded. */
     static final int MAX_BYTES = 16 << 20;
+    /** Past this many keys the hashes are given up: 32 MiB of them. */
+    static final int MAX_HASHES = 1 << 22;
 
     private final long k;
     /** Records until the next sampled one (0: the next record is sampled). */
@@ -26,13 +33,25 @@ public final class KeySamples {
     private int[] ends = new int[16];
     private int count;
     private boolean givenUp;
+    /** Every key's filter hash so far (the first {@link #hashCount}); null when not kept or given up. */
+    private long[] hashes;
+    private int hashCount;
 
     public KeySamples(long k) {
+        this(k, false);
+    }
+
+    /** Samples every K-th key, and with {@code hashKeys} keeps every key's filter hash too. */
+    public KeySamples(long k, boolean hashKeys) {
         this.k = k;
+        if (hashKeys) {
+            hashes = new long[256];
+        }
     }
 
     /** A record of host key {@code key[0 .. length)}. */
     void key(byte[] key, int length) {
+        hash(key, length);
         if (givenUp) {
             return;
         }
@@ -48,7 +67,7 @@ public final class KeySamples {
      * sample's prefix comes from the records before it.
      */
     void encoded(long retained, MemorySegment literal, long at, long length) {
-        if (givenUp) {
+        if (givenUp && hashes == null) {
             return; // nothing more is kept, so the running key is not needed either
         }
         int r = (int) retained;
@@ -63,10 +82,36 @@ public final class KeySamples {
         } else {
             MemorySegment.copy(literal, ValueLayout.JAVA_BYTE, at, running, r, n);
         }
-        if (untilNext-- == 0) {
+        hash(running, keyLength);
+        if (!givenUp && untilNext-- == 0) {
             untilNext = k - 1;
             keep(running, keyLength);
         }
+    }
+
+    private void hash(byte[] key, int length) {
+        if (hashes == null) {
+            return;
+        }
+        if (hashCount == hashes.length) {
+            if (hashCount == MAX_HASHES) {
+                hashes = null;
+                return;
+            }
+            hashes = Arrays.copyOf(hashes, Math.min(MAX_HASHES, hashCount * 2));
+        }
+        hashes[hashCount++] = KeyHash.of(key, length);
+    }
+
+    /**
+     * Every key's filter hash, in record order, handed over once (the samples then hold none), or
+     * null if they were not kept (the store keeps no filters) or were given up (more than
+     * {@link #MAX_HASHES} keys). Called when the stream has ended.
+     */
+    public long[] takeHashes() {
+        long[] h = hashes == null ? null : hashCount == hashes.length ? hashes : Arrays.copyOf(hashes, hashCount);
+        hashes = null;
+        return h;
     }
 
     private void keep(byte[] key, int length) {
@@ -74,7 +119,6 @@ public final class KeySamples {
             givenUp = true;
             bytes = null;
             ends = null;
-            running = null;
             return;
         }
         if (bytes.length < used + length) {

@@ -88,17 +88,30 @@ public final class KeyFilter implements AutoCloseable {
         long[] words = new long[Math.toIntExact(Math.multiplyExact(blocks, (long) BLOCK_WORDS))];
         try (SegmentCursor c = natives.cursor()) {
             while (c.next()) {
-                long h = KeyHash.of(c.keyBuffer(), 0, c.keyLength());
-                int base = (int) Math.unsignedMultiplyHigh(h, blocks) * BLOCK_WORDS;
-                long x = h * PROBE_STEP;
-                for (int i = 0; i < probes; i++) {
-                    int pos = (int) (x >>> 55);
-                    words[base + (pos >>> 6)] |= 1L << pos;
-                    x *= PROBE_STEP;
-                }
+                add(words, KeyHash.of(c.keyBuffer(), 0, c.keyLength()), blocks, probes);
             }
         }
         return words;
+    }
+
+    /** The filter words of the keys of hashes {@code hashes}. */
+    private static long[] words(long[] hashes, long blocks, int probes) {
+        long[] words = new long[Math.toIntExact(Math.multiplyExact(blocks, (long) BLOCK_WORDS))];
+        for (long h : hashes) {
+            add(words, h, blocks, probes);
+        }
+        return words;
+    }
+
+    /** Sets the probes of a key of hash {@code h}: the bits {@link #mayContain} tests. */
+    private static void add(long[] words, long h, long blocks, int probes) {
+        int base = (int) Math.unsignedMultiplyHigh(h, blocks) * BLOCK_WORDS;
+        long x = h * PROBE_STEP;
+        for (int i = 0; i < probes; i++) {
+            int pos = (int) (x >>> 55);
+            words[base + (pos >>> 6)] |= 1L << pos;
+            x *= PROBE_STEP;
+        }
     }
 
     /**
@@ -106,13 +119,27 @@ public final class KeyFilter implements AutoCloseable {
      * {@code target}: temporary file, forced, renamed over the target, directory forced.
      */
     public static void write(Path target, ObjectId nativeId, NativeReader natives, FilterPolicy policy) throws IOException {
+        write(target, nativeId, natives, policy, null);
+    }
+
+    /**
+     * As {@link #write(Path, ObjectId, NativeReader, FilterPolicy)}, from the {@link KeyHash}es of
+     * the native's keys in record order, as its writer kept them (null: walk the native). The
+     * file is the same either way.
+     *
+     * @throws IllegalArgumentException if {@code hashes} are not one per record
+     */
+    public static void write(Path target, ObjectId nativeId, NativeReader natives, FilterPolicy policy, long[] hashes) throws IOException {
         int bitsPerKey = policy.bitsPerKey();
         if (bitsPerKey == 0) {
             throw new IllegalArgumentException("no filter to write under FilterPolicy.none()");
         }
+        if (hashes != null && hashes.length != natives.recordCount()) {
+            throw new IllegalArgumentException(hashes.length + " key hashes for the " + natives.recordCount() + " records of " + natives.path());
+        }
         int probes = probesFor(bitsPerKey);
         long blocks = blocksFor(natives.recordCount(), bitsPerKey);
-        long[] words = words(natives, blocks, probes);
+        long[] words = hashes != null ? words(hashes, blocks, probes) : words(natives, blocks, probes);
         ByteBuffer header = header(probes, bitsPerKey, natives.recordCount(), blocks, nativeId, natives);
         // The body goes out in chunks after the header's place, its CRC taken chunk by chunk (one
         // buffer of the whole body would overflow an int for natives of a billion keys and more);

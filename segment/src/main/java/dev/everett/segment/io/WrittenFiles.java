@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -15,7 +16,10 @@ import java.util.Objects;
  * streaming the very bytes it wrote. An object store asks here before it spends a CRC pass on a
  * native it handed out for writing: a file that is still the one sealed (same file key, size
  * and modification time) counts as checked. Any other process's file, a copy, a file rewritten
- * or replaced since, or one this bounded memory has forgotten, is checked as usual.
+ * or replaced since, or one this bounded memory has forgotten, is checked as usual. The same
+ * memory hands what the writer saw of the keys to the builds beside the native: the key samples
+ * of the routing catalog above it ({@link #takeSamples}) and, where the store keeps key filters,
+ * every key's filter hash ({@link #takeHashes}).
  */
 public final class WrittenFiles {
     /** How many sealed files are remembered (the oldest are forgotten first); about 200 bytes each. */
@@ -34,37 +38,123 @@ public final class WrittenFiles {
     /** Bytes of key samples kept at most (the oldest are forgotten first). */
     static final long SAMPLE_BYTES = 32L << 20;
 
-    /** A sealed native's key samples, until the index build above it takes them. */
-    private record Sampled(Sealed sealed, KeySamples samples) {
+    /** Bytes of key hashes kept at most (the oldest are forgotten first). */
+    static final long HASH_BYTES = 64L << 20;
+
+    /**
+     * What a sealed native's writer saw of its keys, kept until the build beside the native that
+     * needs it takes it, within a byte budget (the oldest are forgotten first). Guarded by
+     * {@link #SEALED}.
+     */
+    private static final class Kept<T> {
+        private record Entry<T>(Sealed sealed, T value, long bytes) {
+        }
+
+        private final LinkedHashMap<Path, Entry<T>> entries = new LinkedHashMap<>();
+        private final long budget;
+        private long bytes;
+
+        Kept(long budget) {
+            this.budget = budget;
+        }
+
+        void put(Path p, Sealed s, T value, long size) {
+            if (size > budget) {
+                return;
+            }
+            entries.put(p, new Entry<>(s, value, size));
+            bytes += size;
+            while (bytes > budget) {
+                drop(entries.keySet().iterator().next());
+            }
+        }
+
+        /** The entry of {@code p}, removed; null if there is none. */
+        Entry<T> take(Path p) {
+            Entry<T> e = entries.remove(p);
+            if (e != null) {
+                bytes -= e.bytes();
+            }
+            return e;
+        }
+
+        void drop(Path p) {
+            take(p);
+        }
     }
 
-    /** Guarded by {@link #SEALED}. */
-    private static final LinkedHashMap<Path, Sampled> SAMPLES = new LinkedHashMap<>();
-    private static long sampleBytes;
+    private static final Kept<KeySamples> SAMPLES = new Kept<>(SAMPLE_BYTES);
+    private static final Kept<long[]> HASHES = new Kept<>(HASH_BYTES);
+
+    /**
+     * Object store roots (absolute, normalised) open in this process that keep key filters, with
+     * how many such stores each has open. Guarded by {@link #SEALED}.
+     */
+    private static final Map<Path, Integer> FILTERING = new HashMap<>();
 
     private WrittenFiles() {
     }
 
     /**
      * Remembers {@code file} as just sealed by this process, with the keys of its records
-     * 0, K, 2K, … if its writer kept them all ({@code samples} may be null).
+     * 0, K, 2K, … if its writer kept them all, and its keys' filter hashes if it kept those
+     * ({@code samples} may be null).
      */
     static void sealed(Path file, KeySamples samples) throws IOException {
         Path p = file.toAbsolutePath().normalize();
         Sealed s = identity(p);
+        long[] hashes = samples == null ? null : samples.takeHashes();
         synchronized (SEALED) {
             SEALED.remove(p);
-            dropSamples(p);
+            SAMPLES.drop(p);
+            HASHES.drop(p);
             if (s != null) {
                 SEALED.put(p, s);
-                if (samples != null && samples.complete() && samples.count() > 0 && samples.bytes() <= SAMPLE_BYTES) {
-                    SAMPLES.put(p, new Sampled(s, samples));
-                    sampleBytes += samples.bytes();
-                    while (sampleBytes > SAMPLE_BYTES) {
-                        dropSamples(SAMPLES.keySet().iterator().next());
-                    }
+                if (samples != null && samples.complete() && samples.count() > 0) {
+                    SAMPLES.put(p, s, samples, samples.bytes());
+                }
+                if (hashes != null && hashes.length > 0) {
+                    HASHES.put(p, s, hashes, 8L * hashes.length);
                 }
             }
+        }
+    }
+
+    /**
+     * Every key's filter hash of {@code file} in record order, as its writer kept them (see
+     * {@link KeySamples}), taken once, or null: none were kept, they were taken or forgotten, or
+     * the file is no longer the one sealed (same file key, size and modification time).
+     */
+    public static long[] takeHashes(Path file) throws IOException {
+        return take(HASHES, file);
+    }
+
+    /**
+     * Notes that an object store at {@code root} that keeps key filters opened ({@code open}) or
+     * closed: natives written under such a root keep their keys' filter hashes.
+     */
+    public static void filtering(Path root, boolean open) {
+        Path r = root.toAbsolutePath().normalize();
+        synchronized (SEALED) {
+            FILTERING.compute(r, (k, n) -> {
+                int m = (n == null ? 0 : n) + (open ? 1 : -1);
+                return m <= 0 ? null : m;
+            });
+        }
+    }
+
+    /**
+     * Whether the writer of native {@code file} (an object store's, at {@code ROOT/ab/cd/…}) should
+     * keep its keys' filter hashes: a store at that root that keeps filters is open here.
+     */
+    public static boolean keepsHashes(Path file) {
+        Path cd = file.toAbsolutePath().normalize().getParent();
+        Path root = cd == null || cd.getParent() == null ? null : cd.getParent().getParent();
+        if (root == null) {
+            return false;
+        }
+        synchronized (SEALED) {
+            return FILTERING.containsKey(root);
         }
     }
 
@@ -74,20 +164,17 @@ public final class WrittenFiles {
      * sealed (same file key, size and modification time).
      */
     public static KeySamples takeSamples(Path file) throws IOException {
-        Path p = file.toAbsolutePath().normalize();
-        Sampled taken;
-        synchronized (SEALED) {
-            taken = SAMPLES.get(p);
-            dropSamples(p);
-        }
-        return taken != null && taken.sealed().equals(identity(p)) ? taken.samples() : null;
+        return take(SAMPLES, file);
     }
 
-    private static void dropSamples(Path p) {
-        Sampled gone = SAMPLES.remove(p);
-        if (gone != null) {
-            sampleBytes -= gone.samples().bytes();
+    /** {@code file}'s entry of {@code kept}, taken once, if the file is still the one sealed; else null. */
+    private static <T> T take(Kept<T> kept, Path file) throws IOException {
+        Path p = file.toAbsolutePath().normalize();
+        Kept.Entry<T> taken;
+        synchronized (SEALED) {
+            taken = kept.take(p);
         }
+        return taken != null && taken.sealed().equals(identity(p)) ? taken.value() : null;
     }
 
     /**
@@ -108,7 +195,8 @@ public final class WrittenFiles {
         Path p = file.toAbsolutePath().normalize();
         synchronized (SEALED) {
             SEALED.remove(p);
-            dropSamples(p);
+            SAMPLES.drop(p);
+            HASHES.drop(p);
         }
     }
 

@@ -76,8 +76,9 @@ public final class NativeWriter implements SegmentWriter {
         // Only an object store builds an index over a native it holds, and only then are the
         // samples read: a native written anywhere else (a merge into a plain file, an engine's
         // writer) would copy every record's literal into the running key for nothing.
+        // Where that store keeps key filters, the filter is built from the keys' hashes too.
         this.samples = framing.kind() == Framing.Kind.BYTES && out.storeObject()
-                ? records.sampleKeys(new KeySamples(policy.groupSize())) : null;
+                ? records.sampleKeys(new KeySamples(policy.groupSize(), WrittenFiles.keepsHashes(out.target()))) : null;
     }
 
     @Override

@@ -87,7 +87,16 @@ public final class OpenObjects implements AutoCloseable {
         this.filterPolicy = java.util.Objects.requireNonNull(filterPolicy);
         this.verifyChecksums = verifyChecksums;
         this.readOnly = readOnly;
+        // The natives written here keep their keys' filter hashes, so that their filters are
+        // built without walking them again (see filter).
+        this.filtering = filterPolicy.enabled() && !readOnly;
+        if (filtering) {
+            WrittenFiles.filtering(root, true);
+        }
     }
+
+    /** Whether this store noted itself in {@link WrittenFiles#filtering} (undone on close). */
+    private final boolean filtering;
 
     /**
      * Whether {@link #filter} can give native {@code id}'s filter without writing one: it is open,
@@ -307,7 +316,12 @@ public final class OpenObjects implements AutoCloseable {
             }
             // Missing, or made for earlier bytes published under the same identity: filters are
             // derived data, so rebuild rather than trust or refuse it.
-            KeyFilter.write(p, id, n, filterPolicy);
+            long[] hashes = WrittenFiles.takeHashes(nativePath(id));
+            if (hashes != null && hashes.length == n.recordCount()) {
+                KeyFilter.write(p, id, n, filterPolicy, hashes); // the writer's, for the file it sealed
+            } else {
+                KeyFilter.write(p, id, n, filterPolicy);
+            }
         }
         f = KeyFilter.open(p, id, n);
         filters.put(id, f);
@@ -476,6 +490,9 @@ public final class OpenObjects implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        if (filtering && !closed) {
+            WrittenFiles.filtering(root, false);
+        }
         closed = true;
         natives.values().forEach(NativeReader::close);
         indexes.values().forEach(IndexReader::close);

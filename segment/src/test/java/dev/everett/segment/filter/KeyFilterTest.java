@@ -386,6 +386,53 @@ class KeyFilterTest {
         assertFalse(Arrays.equals(before, Files.readAllBytes(id.path(root, ".filter"))), "the filter was rebuilt");
     }
 
+    /**
+     * A native written in a store that keeps filters keeps its keys' hashes, and the filter built
+     * from them is byte for byte the one built by walking the native: random keys with the empty
+     * key, long shared prefixes, and more keys than the hashes' first array holds. A store without
+     * filters keeps none.
+     */
+    @Test
+    void aFilterFromTheWritersHashesIsTheWalkedOne(Random rnd) throws Exception {
+        for (int round = 0; round < 4; round++) {
+            TreeMap<byte[], Boolean> keys = new TreeMap<>(Arrays::compareUnsigned);
+            keys.put(new byte[0], true);
+            int n = 1 + rnd.nextInt(3_000);
+            byte[] prefix = new byte[rnd.nextInt(300)];
+            rnd.nextBytes(prefix);
+            while (keys.size() < n) {
+                byte[] tail = new byte[rnd.nextInt(20)];
+                rnd.nextBytes(tail);
+                byte[] k = rnd.nextBoolean() ? tail : concat(prefix, tail);
+                keys.put(k, true);
+            }
+            Path root = dir.resolve("hashes" + round);
+            try (ObjectStore store = ENGINE.openObjectStore(root, Policy.defaultBytes(), FilterPolicy.bloom(1 + rnd.nextInt(20)))) {
+                ObjectId id = writeKeys(store, new ArrayList<>(keys.keySet()));
+                long[] hashes = dev.everett.segment.io.WrittenFiles.takeHashes(id.path(root, ".kv"));
+                NativeReader natives = ((dev.everett.segment.objects.ReaderHandle) store.openNative(id)).nativeReader();
+                assertTrue(hashes != null && hashes.length == keys.size(), "one hash per key was kept");
+                FilterPolicy policy = FilterPolicy.bloom(1 + rnd.nextInt(20));
+                KeyFilter.write(dir.resolve("fromHashes"), id, natives, policy, hashes);
+                KeyFilter.write(dir.resolve("walked"), id, natives, policy);
+                assertArrayEquals(Files.readAllBytes(dir.resolve("walked")), Files.readAllBytes(dir.resolve("fromHashes")), "round " + round);
+                assertThrows(IllegalArgumentException.class,
+                        () -> KeyFilter.write(dir.resolve("short"), id, natives, policy, Arrays.copyOf(hashes, hashes.length - 1)));
+            }
+        }
+        Path plain = dir.resolve("plain");
+        try (ObjectStore store = ENGINE.openObjectStore(plain, Policy.defaultBytes())) {
+            ObjectId id = writeKeys(store, List.of(new byte[] {1}, new byte[] {2}));
+            assertEquals(null, dev.everett.segment.io.WrittenFiles.takeHashes(id.path(plain, ".kv")), "no filters, no hashes");
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] c = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
     @Test
     void anEmptyChainNeedsNoFilterFile() throws Exception {
         try (ObjectStore store = ENGINE.openObjectStore(dir, Policy.defaultBytes(), FilterPolicy.bloom(10))) {
