@@ -11,12 +11,14 @@ import java.util.Arrays;
  * Which costs less depends on the machine, not on the data: on a guest whose hypervisor shadows
  * its page tables a fault costs about 1.6 µs and the copy wins by about 3× (docs/benchmarks/
  * compaction.md, "A new machine"); on a guest with hardware-assisted paging the mapping wins by
- * about 2× ("Mapped or copied inputs"). So the job times both ways on one input (its checksum
- * pass, which it makes anyway) and the process keeps the answer.
+ * about 2× ("Mapped or copied inputs"). So a job times both ways on one input (the checksum
+ * pass it makes anyway, through a mapping of its own and as a copy) and the process keeps the
+ * answer.
  *
- * <p>The answer is the median of the first {@link #PROBES} probes' ratios, so that one probe
- * taken in a slow moment does not decide for the process; until then each probe's job goes by
- * the probes so far. Copies win only when the mapped pass takes more than {@link #COPY_MARGIN}
+ * <p>The answer is the median of the first {@link #PROBES} probes' ratios, each from a job of its
+ * own (a job probes at most once, and no more probes start than are still wanted), so that one
+ * probe taken in a slow moment does not decide for the process; until then each job goes by the
+ * probes so far. Copies win only when the mapped pass takes more than {@link #COPY_MARGIN}
  * times as long: a copy holds the input in anonymous memory for the whole job, a mapping holds
  * nothing the kernel cannot drop, so a near tie goes to the mapping. Both ways give the merge the
  * same bytes, so the answer changes how fast a job runs, never what it writes.
@@ -39,16 +41,23 @@ final class InputReads {
 
     private static final double[] ratios = new double[PROBES];
     private static int probes;
+    /** Probes started and not yet recorded or abandoned. */
+    private static int running;
 
     private InputReads() {
     }
 
-    /** The way to read the next input of {@code inputBytes}, when the job may copy its inputs. */
-    static synchronized Way next(long inputBytes) {
+    /**
+     * The way to read the next input of {@code inputBytes}, when the job may copy its inputs;
+     * {@code mayProbe} false once the job has probed. A {@link Way#PROBE} answer reserves the
+     * probe: the caller reports it through {@link #probed} or {@link #abandoned}.
+     */
+    static synchronized Way next(long inputBytes, boolean mayProbe) {
         if (probes == PROBES) {
             return decided();
         }
-        if (inputBytes >= PROBE_MIN_BYTES) {
+        if (mayProbe && inputBytes >= PROBE_MIN_BYTES && probes + running < PROBES) {
+            running++;
             return Way.PROBE;
         }
         // Too small to time: go by the probes so far, or copy as before any probe (the way that
@@ -61,13 +70,22 @@ final class InputReads {
      * fresh copy (the copy's read included). Returns the way the probing job should use.
      */
     static synchronized Way probed(long mappedNanos, long copiedNanos) {
+        running = Math.max(0, running - 1);
         if (probes < PROBES) {
             ratios[probes++] = (double) mappedNanos / Math.max(1, copiedNanos);
         }
         return decided();
     }
 
+    /** A reserved probe that failed before it was timed (the input is damaged, say). */
+    static synchronized void abandoned() {
+        running = Math.max(0, running - 1);
+    }
+
     private static Way decided() {
+        if (probes == 0) {
+            return Way.COPIED;
+        }
         double[] r = Arrays.copyOf(ratios, probes);
         Arrays.sort(r);
         double median = r.length % 2 == 1 ? r[r.length / 2] : (r[r.length / 2 - 1] + r[r.length / 2]) / 2;
@@ -82,6 +100,7 @@ final class InputReads {
     /** Forgets every probe (tests). */
     static synchronized void reset() {
         probes = 0;
+        running = 0;
         Arrays.fill(ratios, 0);
     }
 }

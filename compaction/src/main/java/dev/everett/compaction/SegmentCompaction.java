@@ -135,6 +135,8 @@ class SegmentCompaction implements CompactionJob {
     private final boolean inputsInMemory;
     /** The inputs' in-memory readers opened so far, closed with the job. */
     private final List<SegmentReader> copies = new ArrayList<>();
+    /** Whether this job has timed its inputs' reads ({@link InputReads}): a job probes at most once. */
+    private boolean probed;
 
     SegmentCompaction(SegmentFiles segments, List<SegmentMeta> inputMetas, ValueMerger values, TombstonePolicy tombstones,
                       long targetFileBytes, FilterPolicy filters, byte[] hostBlob, boolean inputsInMemory) throws IOException {
@@ -214,28 +216,61 @@ class SegmentCompaction implements CompactionJob {
      */
     private void checkInput(int i) throws IOException {
         SegmentReader mapped = readers.get(i);
-        InputReads.Way way = inputsInMemory ? InputReads.next(mapped.fileBytes()) : InputReads.Way.MAPPED;
+        InputReads.Way way = inputsInMemory ? InputReads.next(mapped.fileBytes(), !probed) : InputReads.Way.MAPPED;
+        SegmentReader copy = null;
+        if (way == InputReads.Way.PROBE) {
+            probed = true;
+            copy = probe(mapped);
+            way = copy != null ? InputReads.Way.COPIED : InputReads.Way.MAPPED;
+        }
         if (way == InputReads.Way.MAPPED) {
+            // After a probe too: the merge reads this reader's mapping, whose pages the check
+            // touches for it, so checking it costs little more than the CRC.
             mapped.verifyChecksum();
             return;
         }
-        long t0 = System.nanoTime();
-        SegmentReader copy = segments.engine().openInMemory(mapped.path(), segments.policy(), OpenMode.TYPED);
-        copies.add(copy);
-        copy.verifyChecksum();
-        if (way == InputReads.Way.PROBE) {
-            // The copy is timed first, so that where the processor's caches favour one pass it
-            // is the mapped one, the way a near tie goes anyway.
-            long t1 = System.nanoTime();
-            mapped.verifyChecksum();
-            long t2 = System.nanoTime();
-            way = InputReads.probed(t2 - t1, t1 - t0);
+        if (copy == null) {
+            copy = segments.engine().openInMemory(mapped.path(), segments.policy(), OpenMode.TYPED);
+            copies.add(copy);
+            copy.verifyChecksum();
         }
-        if (way == InputReads.Way.COPIED) {
-            readers.set(i, copy);
-        } else {
+        readers.set(i, copy);
+    }
+
+    /**
+     * Times the checksum pass over {@code input} both ways, and returns the copy (checked) if the
+     * process's probes now favour copies, else null. The mapped pass goes through a mapping of
+     * its own (the job's reader may share a mapping that earlier reads have touched), unmapping
+     * included, and goes first: it then pays for any page-cache misses, and a near tie goes to
+     * the mapping anyway.
+     */
+    private SegmentReader probe(SegmentReader input) throws IOException {
+        boolean timed = false;
+        try {
+            long t0 = System.nanoTime();
+            try (SegmentReader own = segments.engine().open(input.path(), segments.policy(), OpenMode.TYPED)) {
+                own.verifyChecksum();
+            }
+            long t1 = System.nanoTime();
+            SegmentReader copy = segments.engine().openInMemory(input.path(), segments.policy(), OpenMode.TYPED);
+            copies.add(copy); // closed with the job if anything below fails
+            copy.verifyChecksum();
+            long t2 = System.nanoTime();
+            timed = true;
+            if (InputReads.probed(t1 - t0, t2 - t1) == InputReads.Way.COPIED) {
+                return copy;
+            }
             copies.remove(copy);
-            copy.close();
+            try {
+                copy.close();
+            } catch (RuntimeException e) {
+                copies.add(copy); // the job's close reports it; this step's check passed
+            }
+            return null;
+        } finally {
+            if (!timed) {
+                InputReads.abandoned();
+            }
         }
     }
 

@@ -30,19 +30,35 @@ class InputReadsTest {
     void theMedianOfTheFirstProbesDecides() {
         InputReads.reset();
         long big = InputReads.PROBE_MIN_BYTES;
-        assertEquals(InputReads.Way.COPIED, InputReads.next(big - 1), "no probe yet: copy, as before any probe");
-        assertEquals(InputReads.Way.PROBE, InputReads.next(big));
+        assertEquals(InputReads.Way.COPIED, InputReads.next(big - 1, true), "no probe yet: copy, as before any probe");
+        assertEquals(InputReads.Way.COPIED, InputReads.next(big, false), "a job that probed does not probe again");
+        assertEquals(InputReads.Way.PROBE, InputReads.next(big, true));
         // Mapped three times as slow: copies.
         assertEquals(InputReads.Way.COPIED, InputReads.probed(3_000, 1_000));
-        assertEquals(InputReads.Way.COPIED, InputReads.next(big - 1), "small inputs go by the probes so far");
-        assertEquals(InputReads.Way.PROBE, InputReads.next(big), "until the answer is fixed, large inputs probe");
+        assertEquals(InputReads.Way.COPIED, InputReads.next(big - 1, true), "small inputs go by the probes so far");
+        assertEquals(InputReads.Way.PROBE, InputReads.next(big, true), "until the answer is fixed, large inputs probe");
         // Mapped twice as fast: the median of {3, 0.5} is 1.75, still copies.
         assertEquals(InputReads.Way.COPIED, InputReads.probed(1_000, 2_000));
+        assertEquals(InputReads.Way.PROBE, InputReads.next(big, true));
         // Again: the median of {0.5, 0.5, 3} maps, and the answer is fixed.
         assertEquals(InputReads.Way.MAPPED, InputReads.probed(1_000, 2_000));
-        assertEquals(InputReads.Way.MAPPED, InputReads.next(big));
-        assertEquals(InputReads.Way.MAPPED, InputReads.next(1));
+        assertEquals(InputReads.Way.MAPPED, InputReads.next(big, true));
+        assertEquals(InputReads.Way.MAPPED, InputReads.next(1, true));
         assertEquals(InputReads.Way.MAPPED, InputReads.probed(9_000, 1_000), "a probe after the answer is fixed changes nothing");
+    }
+
+    /** No more probes start than are still wanted; an abandoned probe frees its place. */
+    @Test
+    void probesAreReserved() {
+        InputReads.reset();
+        long big = InputReads.PROBE_MIN_BYTES;
+        for (int i = 0; i < InputReads.PROBES; i++) {
+            assertEquals(InputReads.Way.PROBE, InputReads.next(big, true), "probe " + i);
+        }
+        assertEquals(InputReads.Way.COPIED, InputReads.next(big, true), "every wanted probe is running");
+        InputReads.abandoned();
+        assertEquals(InputReads.Way.PROBE, InputReads.next(big, true), "an abandoned probe's place is free again");
+        assertEquals(0, InputReads.probesTaken());
     }
 
     /** A near tie maps: the copy must beat the mapped pass by the margin. */
@@ -56,8 +72,9 @@ class InputReadsTest {
     }
 
     /**
-     * A compaction whose first input is large enough probes (both ways over that input), then
-     * merges from whichever reader it chose; the outputs are the model's either way.
+     * A compaction with inputs large enough probes once (both ways over its first input), then
+     * merges from whichever readers it chose; the outputs are the model's either way, and with
+     * the answer fixed to copies or to mappings.
      */
     @Test
     void aProbingCompactionMergesTheSameRecords() throws IOException {
@@ -71,20 +88,29 @@ class InputReadsTest {
                 byte[] key = String.format("key%08d", i).getBytes();
                 value[0] = (byte) i;
                 older.put(key, value.clone());
-                if (i % 3 == 0) {
-                    value[1] = 1;
-                    newer.put(key, value.clone());
-                    value[1] = 0;
-                }
+                value[1] = 1; // every key again, so that both inputs are large enough to probe
+                newer.put(key, value.clone());
+                value[1] = 0;
             }
             List<SegmentMeta> inputs = new ArrayList<>();
             inputs.addAll(files.flush(SortedEntries.of(older.entrySet().iterator()), Long.MAX_VALUE, null));
             inputs.addAll(files.flush(SortedEntries.of(newer.entrySet().iterator()), Long.MAX_VALUE, null));
-            assertTrue(inputs.getFirst().nativeBytes() >= InputReads.PROBE_MIN_BYTES, "the first input is large enough to probe");
+            for (SegmentMeta m : inputs) {
+                assertTrue(m.nativeBytes() >= InputReads.PROBE_MIN_BYTES, "every input is large enough to probe");
+            }
             TreeMap<byte[], byte[]> expected = Fixtures.newModel();
             expected.putAll(older);
             expected.putAll(newer);
-            for (int round = 0; round < 2; round++) {
+            // Two probing compactions (each probes once, whichever way the timing goes), then one
+            // with the answer fixed to each way.
+            for (int round = 0; round < 4; round++) {
+                if (round >= 2) {
+                    InputReads.reset();
+                    for (int p = 0; p < InputReads.PROBES; p++) {
+                        InputReads.probed(round == 2 ? 3_000 : 1_000, 1_000); // round 2 copies, round 3 maps
+                    }
+                }
+                long probesBefore = InputReads.probesTaken();
                 List<SegmentMeta> outputs;
                 try (CompactionJob job = files.compaction(inputs).targetFileBytes(4L << 20).tombstones(TombstonePolicy.DROP).start()) {
                     while (!job.done()) {
@@ -92,7 +118,8 @@ class InputReadsTest {
                     }
                     outputs = job.finish();
                 }
-                assertEquals(round + 1, InputReads.probesTaken(), "each compaction probed its first input");
+                assertEquals(round < 2 ? probesBefore + 1 : probesBefore, InputReads.probesTaken(),
+                        round < 2 ? "the compaction probed its first input, once" : "the answer was fixed: no probe");
                 SegmentFilesTest.assertSameModel(expected, SegmentFilesTest.read(files, outputs));
                 for (SegmentMeta m : outputs) {
                     files.delete(m.id());

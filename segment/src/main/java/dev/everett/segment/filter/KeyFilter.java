@@ -167,7 +167,7 @@ public final class KeyFilter implements AutoCloseable {
     private static final int CHUNK_WORDS = 1 << 14;
 
     /** The native's header CRC32C: it covers the native's body CRC, so it names the native's exact bytes. */
-    private static int nativeCrc(NativeReader natives) {
+    public static int nativeCrc(NativeReader natives) {
         return natives.file().get(INT_LE, Envelope.HEADER_CRC_OFFSET);
     }
 

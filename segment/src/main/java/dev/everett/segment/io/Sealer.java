@@ -35,12 +35,13 @@ public final class Sealer {
         Envelope env = new Envelope(kind, flags, policy.unit(), policy.backspace(), policy.blockWidth(), policy.groupSize(),
                 fixed ? policy.valueWidth().units() : 0, Math.max(0, commonWidth), extent, count,
                 (int) body.crc());
+        byte[] encoded = env.encode();
         FileOutput header = new FileOutput(out.channel(), 0);
-        header.write(env.encode(), 0, Envelope.BYTES);
+        header.write(encoded, 0, Envelope.BYTES);
         header.flush();
         out.publish();
         if (kind == Envelope.Kind.NATIVE) {
-            WrittenFiles.sealed(out.target(), samples);
+            WrittenFiles.sealed(out.target(), samples, (int) LittleEndian.u32(java.lang.foreign.MemorySegment.ofArray(encoded), Envelope.HEADER_CRC_OFFSET));
         }
         return env;
     }

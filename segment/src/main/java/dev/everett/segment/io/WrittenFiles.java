@@ -84,7 +84,13 @@ public final class WrittenFiles {
     }
 
     private static final Kept<KeySamples> SAMPLES = new Kept<>(SAMPLE_BYTES);
-    private static final Kept<long[]> HASHES = new Kept<>(HASH_BYTES);
+    /** A native's key hashes, with the header CRC32C of the native they were taken for. */
+    private record Hashes(long[] hashes, int headerCrc) {
+    }
+
+    private static final Kept<Hashes> HASHES = new Kept<>(HASH_BYTES);
+    /** Filters built from kept hashes so far: {@link #takeHashes} calls that returned some (tests). */
+    private static long hashesTaken;
 
     /**
      * Object store roots (absolute, normalised) open in this process that keep key filters, with
@@ -100,7 +106,7 @@ public final class WrittenFiles {
      * 0, K, 2K, … if its writer kept them all, and its keys' filter hashes if it kept those
      * ({@code samples} may be null).
      */
-    static void sealed(Path file, KeySamples samples) throws IOException {
+    static void sealed(Path file, KeySamples samples, int headerCrc) throws IOException {
         Path p = file.toAbsolutePath().normalize();
         Sealed s = identity(p);
         long[] hashes = samples == null ? null : samples.takeHashes();
@@ -114,7 +120,7 @@ public final class WrittenFiles {
                     SAMPLES.put(p, s, samples, samples.bytes());
                 }
                 if (hashes != null && hashes.length > 0) {
-                    HASHES.put(p, s, hashes, 8L * hashes.length);
+                    HASHES.put(p, s, new Hashes(hashes, headerCrc), 8L * hashes.length);
                 }
             }
         }
@@ -122,11 +128,32 @@ public final class WrittenFiles {
 
     /**
      * Every key's filter hash of {@code file} in record order, as its writer kept them (see
-     * {@link KeySamples}), taken once, or null: none were kept, they were taken or forgotten, or
-     * the file is no longer the one sealed (same file key, size and modification time).
+     * {@link KeySamples}), taken once, or null: none were kept, they were taken or forgotten, the
+     * file is no longer the one sealed (same file key, size and modification time), its file
+     * system cannot tell, or the reader the filter is for ({@code fileBytes}, {@code headerCrc}:
+     * its envelope's header CRC32C) reads other bytes than the ones sealed.
      */
-    public static long[] takeHashes(Path file) throws IOException {
-        return take(HASHES, file);
+    public static long[] takeHashes(Path file, long fileBytes, int headerCrc) {
+        Kept.Entry<Hashes> e;
+        try {
+            e = take(HASHES, file);
+        } catch (IOException unreadable) {
+            return null; // the file's identity could not be read: the filter build walks the native
+        }
+        if (e == null || e.sealed().size() != fileBytes || e.value().headerCrc() != headerCrc) {
+            return null;
+        }
+        synchronized (SEALED) {
+            hashesTaken++;
+        }
+        return e.value().hashes();
+    }
+
+    /** How many times {@link #takeHashes} returned hashes (tests). */
+    public static long hashesTaken() {
+        synchronized (SEALED) {
+            return hashesTaken;
+        }
     }
 
     /**
@@ -164,17 +191,18 @@ public final class WrittenFiles {
      * sealed (same file key, size and modification time).
      */
     public static KeySamples takeSamples(Path file) throws IOException {
-        return take(SAMPLES, file);
+        Kept.Entry<KeySamples> e = take(SAMPLES, file);
+        return e == null ? null : e.value();
     }
 
     /** {@code file}'s entry of {@code kept}, taken once, if the file is still the one sealed; else null. */
-    private static <T> T take(Kept<T> kept, Path file) throws IOException {
+    private static <T> Kept.Entry<T> take(Kept<T> kept, Path file) throws IOException {
         Path p = file.toAbsolutePath().normalize();
         Kept.Entry<T> taken;
         synchronized (SEALED) {
             taken = kept.take(p);
         }
-        return taken != null && taken.sealed().equals(identity(p)) ? taken.value() : null;
+        return taken != null && taken.sealed().equals(identity(p)) ? taken : null;
     }
 
     /**

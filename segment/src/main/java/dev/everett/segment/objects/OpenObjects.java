@@ -316,7 +316,7 @@ public final class OpenObjects implements AutoCloseable {
             }
             // Missing, or made for earlier bytes published under the same identity: filters are
             // derived data, so rebuild rather than trust or refuse it.
-            long[] hashes = WrittenFiles.takeHashes(nativePath(id));
+            long[] hashes = WrittenFiles.takeHashes(nativePath(id), n.fileBytes(), KeyFilter.nativeCrc(n));
             if (hashes != null && hashes.length == n.recordCount()) {
                 KeyFilter.write(p, id, n, filterPolicy, hashes); // the writer's, for the file it sealed
             } else {
