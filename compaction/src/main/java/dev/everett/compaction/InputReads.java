@@ -92,6 +92,11 @@ final class InputReads {
         return median > COPY_MARGIN ? Way.COPIED : Way.MAPPED;
     }
 
+    /** Probes reserved and not yet recorded or abandoned (tests). */
+    static synchronized int probesRunning() {
+        return running;
+    }
+
     /** Probes recorded so far (tests). */
     static synchronized int probesTaken() {
         return probes;

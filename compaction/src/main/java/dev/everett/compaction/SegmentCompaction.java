@@ -221,32 +221,36 @@ class SegmentCompaction implements CompactionJob {
         if (way == InputReads.Way.PROBE) {
             probed = true;
             copy = probe(mapped);
-            way = copy != null ? InputReads.Way.COPIED : InputReads.Way.MAPPED;
-        }
-        if (way == InputReads.Way.MAPPED) {
-            // After a probe too: the merge reads this reader's mapping, whose pages the check
-            // touches for it, so checking it costs little more than the CRC.
+            if (copy == null) {
+                return; // mapped: the probe checked the reader the merge reads
+            }
+        } else if (way == InputReads.Way.MAPPED) {
             mapped.verifyChecksum();
             return;
-        }
-        if (copy == null) {
+        } else {
             copy = segments.engine().openInMemory(mapped.path(), segments.policy(), OpenMode.TYPED);
             copies.add(copy);
             copy.verifyChecksum();
         }
         readers.set(i, copy);
+        inputCopies.incrementAndGet();
     }
 
+    /** Inputs merged from copies in memory in this process so far (tests). */
+    static final java.util.concurrent.atomic.AtomicLong inputCopies = new java.util.concurrent.atomic.AtomicLong();
+
     /**
-     * Times the checksum pass over {@code input} both ways, and returns the copy (checked) if the
-     * process's probes now favour copies, else null. The mapped pass goes through a mapping of
-     * its own (the job's reader may share a mapping that earlier reads have touched), unmapping
-     * included, and goes first: it then pays for any page-cache misses, and a near tie goes to
-     * the mapping anyway.
+     * Checks {@code input} through the job's reader, then times the checksum pass over it both
+     * ways, and returns the copy (checked) if the process's probes now favour copies, else null.
+     * The untimed first check brings a file not in the page cache into it, so that neither timed
+     * pass pays for disk reads; the mapped pass goes through a mapping of its own (the job's
+     * reader may share a mapping that earlier reads touched, and has just been touched by the
+     * check), unmapping included.
      */
     private SegmentReader probe(SegmentReader input) throws IOException {
         boolean timed = false;
         try {
+            input.verifyChecksum();
             long t0 = System.nanoTime();
             try (SegmentReader own = segments.engine().open(input.path(), segments.policy(), OpenMode.TYPED)) {
                 own.verifyChecksum();
@@ -261,11 +265,7 @@ class SegmentCompaction implements CompactionJob {
                 return copy;
             }
             copies.remove(copy);
-            try {
-                copy.close();
-            } catch (RuntimeException e) {
-                copies.add(copy); // the job's close reports it; this step's check passed
-            }
+            copy.close();
             return null;
         } finally {
             if (!timed) {

@@ -1,8 +1,10 @@
 package dev.everett.compaction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.ObjectStoreOptions;
 import dev.everett.api.Policy;
 import dev.everett.api.TombstonePolicy;
@@ -111,6 +113,7 @@ class InputReadsTest {
                     }
                 }
                 long probesBefore = InputReads.probesTaken();
+                long copiesBefore = SegmentCompaction.inputCopies.get();
                 List<SegmentMeta> outputs;
                 try (CompactionJob job = files.compaction(inputs).targetFileBytes(4L << 20).tombstones(TombstonePolicy.DROP).start()) {
                     while (!job.done()) {
@@ -120,11 +123,30 @@ class InputReadsTest {
                 }
                 assertEquals(round < 2 ? probesBefore + 1 : probesBefore, InputReads.probesTaken(),
                         round < 2 ? "the compaction probed its first input, once" : "the answer was fixed: no probe");
+                assertEquals(0, InputReads.probesRunning(), "no probe left reserved");
+                long copied = SegmentCompaction.inputCopies.get() - copiesBefore;
+                if (round == 2) {
+                    assertEquals(inputs.size(), copied, "the answer is copies: every input was merged from a copy");
+                } else if (round == 3) {
+                    assertEquals(0, copied, "the answer is mappings: no input was copied");
+                } else {
+                    assertTrue(copied == 0 || copied == inputs.size(), "one way for every input of a job: " + copied);
+                }
                 SegmentFilesTest.assertSameModel(expected, SegmentFilesTest.read(files, outputs));
                 for (SegmentMeta m : outputs) {
                     files.delete(m.id());
                 }
             }
+            // A probe over a damaged input fails the job, naming the file, and frees its place.
+            InputReads.reset();
+            SegmentMeta first = inputs.getFirst();
+            Fixtures.damageBody(first.id().path(files.segmentDirectory(first.id()), ".kv"));
+            try (CompactionJob job = files.compaction(inputs).start()) {
+                CorruptSegmentException e = assertThrows(CorruptSegmentException.class, () -> job.step(1));
+                assertTrue(e.getMessage().contains(first.id().path(files.segmentDirectory(first.id()), ".kv").getFileName().toString()), e.getMessage());
+            }
+            assertEquals(0, InputReads.probesRunning(), "the failed probe's place is free again");
+            assertEquals(0, InputReads.probesTaken());
         }
     }
 }

@@ -172,8 +172,10 @@ class SegmentFilesTest {
                 assertTrue(rolled.size() > 1, "several outputs were published during the merge");
                 Path taken = rolled.iterator().next();
                 java.nio.ByteBuffer header = java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(taken)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-                long[] hashes = dev.everett.segment.io.WrittenFiles.takeHashes(taken, header.capacity(), header.getInt(68));
+                long[] hashes = dev.everett.segment.io.WrittenFiles.takeHashes(taken, header.capacity(),
+                        header.getInt(dev.everett.segment.io.Envelope.HEADER_CRC_OFFSET));
                 assertTrue(hashes != null && hashes.length > 0, "the merge's writer kept the keys' hashes of " + taken);
+                // Every output but the one whose hashes were just taken here builds its filter from them.
                 long fromHashes = dev.everett.segment.io.WrittenFiles.hashesTaken();
                 outputs = job.finish();
                 assertEquals(fromHashes + outputs.size() - 1, dev.everett.segment.io.WrittenFiles.hashesTaken(),
