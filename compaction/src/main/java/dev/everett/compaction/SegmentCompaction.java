@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A compaction of segments of one {@link SegmentFiles}: the inputs' natives merged by the merge
@@ -110,6 +111,9 @@ class SegmentCompaction implements CompactionJob {
     }
 
     private enum State { VERIFYING, MERGING, FINISHED, FAILED, CLOSED }
+
+    /** Inputs merged from copies in memory in this process so far (tests). */
+    static final AtomicLong inputCopies = new AtomicLong();
 
     private final SegmentFiles segments;
     private final List<SegmentHandle> inputs = new ArrayList<>();
@@ -235,9 +239,6 @@ class SegmentCompaction implements CompactionJob {
         readers.set(i, copy);
         inputCopies.incrementAndGet();
     }
-
-    /** Inputs merged from copies in memory in this process so far (tests). */
-    static final java.util.concurrent.atomic.AtomicLong inputCopies = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * Checks {@code input} through the job's reader, then times the checksum pass over it both
