@@ -60,9 +60,8 @@ final class InputReads {
             running++;
             return Way.PROBE;
         }
-        // Too small to time: go by the probes so far, or copy as before any probe (the way that
-        // avoids the dearer failure, a fault per page on a shadow-paged guest).
-        return probes == 0 ? Way.COPIED : decided();
+        // Too small to time, or every wanted probe is running: go by the probes so far.
+        return decided();
     }
 
     /**
@@ -82,6 +81,7 @@ final class InputReads {
         running = Math.max(0, running - 1);
     }
 
+    /** The probes' answer so far: copies before any probe (the way that avoids the dearer failure, a fault per page on a shadow-paged guest). */
     private static Way decided() {
         if (probes == 0) {
             return Way.COPIED;

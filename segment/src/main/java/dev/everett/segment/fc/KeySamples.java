@@ -51,14 +51,6 @@ public final class KeySamples {
 
     /** A record of host key {@code key[0 .. length)}. */
     void key(byte[] key, int length) {
-        if (givenUp && hashes == null) {
-            return;
-        }
-        // Kept as the running key too, should encoded records follow (they keep a prefix of it).
-        if (running.length < length + ShortCopy.MAX) {
-            running = Arrays.copyOf(running, Math.max(length + ShortCopy.MAX, running.length * 2));
-        }
-        System.arraycopy(key, 0, running, 0, length);
         hash(key, length);
         if (givenUp) {
             return;
@@ -67,6 +59,18 @@ public final class KeySamples {
             untilNext = k - 1;
             keep(key, length);
         }
+    }
+
+    /**
+     * The previous key, {@code key[0 .. length)}, when encoded records follow records given by
+     * their host keys ({@link #key}, which keeps no running key): the next encoded record keeps a
+     * prefix of it.
+     */
+    void previousKey(byte[] key, int length) {
+        if (running.length < length + ShortCopy.MAX) {
+            running = Arrays.copyOf(running, Math.max(length + ShortCopy.MAX, running.length * 2));
+        }
+        System.arraycopy(key, 0, running, 0, length);
     }
 
     /**

@@ -47,6 +47,8 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
     private boolean widthsAgree = true;
     /** The keys of records 0, K, 2K, … when the writer keeps them ({@link #sampleKeys}), else null. */
     private KeySamples samples;
+    /** Whether the last record came through {@link #append} (its key is in {@link #previous}). */
+    private boolean lastFromHostKey;
 
     RecordEncoder(Framing framing, ValueCodec values, long blockWidth, long streamWidth, String unit) {
         this.framing = framing;
@@ -174,6 +176,7 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         if (samples != null) {
             samples.key(key, keyLength);
         }
+        lastFromHostKey = true;
         count++;
     }
 
@@ -192,6 +195,7 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
                     + " " + unit + " wide");
         }
         long previousUnits = units(previousLength);
+        int oldLength = previousLength;
         long keyUnits = retained + literalLength;
         if (retained < 0 || retained > previousUnits || (count > 0 && literalLength == 0) || (count == 0 && retained != 0)
                 || keyUnits % units(1) != 0 || keyUnits / units(1) > Integer.MAX_VALUE - 16) {
@@ -209,8 +213,12 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         trackWidth(valueLength);
         previousLength = (int) (keyUnits / units(1));
         if (samples != null) {
+            if (lastFromHostKey) {
+                samples.previousKey(previous, oldLength); // the samples keep no running key for host keys
+            }
             samples.encoded(retained, literal, literalAt, literalLength);
         }
+        lastFromHostKey = false;
         count++;
     }
 

@@ -3,6 +3,7 @@ package dev.everett.segment.io;
 import dev.everett.api.Policy;
 import dev.everett.segment.fc.KeySamples;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.util.zip.CRC32C;
 
 /**
@@ -41,7 +42,7 @@ public final class Sealer {
         header.flush();
         out.publish();
         if (kind == Envelope.Kind.NATIVE) {
-            WrittenFiles.sealed(out.target(), samples, (int) LittleEndian.u32(java.lang.foreign.MemorySegment.ofArray(encoded), Envelope.HEADER_CRC_OFFSET));
+            WrittenFiles.sealed(out.target(), samples, (int) LittleEndian.u32(MemorySegment.ofArray(encoded), Envelope.HEADER_CRC_OFFSET));
         }
         return env;
     }

@@ -65,7 +65,7 @@ public final class WrittenFiles {
             entries.put(p, new Entry<>(s, value, size));
             bytes += size;
             while (bytes > budget) {
-                drop(entries.keySet().iterator().next());
+                take(entries.keySet().iterator().next());
             }
         }
 
@@ -76,10 +76,6 @@ public final class WrittenFiles {
                 bytes -= e.bytes();
             }
             return e;
-        }
-
-        void drop(Path p) {
-            take(p);
         }
     }
 
@@ -112,8 +108,8 @@ public final class WrittenFiles {
         long[] hashes = samples == null ? null : samples.takeHashes();
         synchronized (SEALED) {
             SEALED.remove(p);
-            SAMPLES.drop(p);
-            HASHES.drop(p);
+            SAMPLES.take(p);
+            HASHES.take(p);
             if (s != null) {
                 SEALED.put(p, s);
                 if (samples != null && samples.complete() && samples.count() > 0) {
@@ -223,8 +219,8 @@ public final class WrittenFiles {
         Path p = file.toAbsolutePath().normalize();
         synchronized (SEALED) {
             SEALED.remove(p);
-            SAMPLES.drop(p);
-            HASHES.drop(p);
+            SAMPLES.take(p);
+            HASHES.take(p);
         }
     }
 

@@ -316,12 +316,9 @@ public final class OpenObjects implements AutoCloseable {
             }
             // Missing, or made for earlier bytes published under the same identity: filters are
             // derived data, so rebuild rather than trust or refuse it.
+            // From the hashes its writer took, if this process wrote these bytes; else by a walk.
             long[] hashes = WrittenFiles.takeHashes(nativePath(id), n.fileBytes(), KeyFilter.nativeCrc(n));
-            if (hashes != null && hashes.length == n.recordCount()) {
-                KeyFilter.write(p, id, n, filterPolicy, hashes); // the writer's, for the file it sealed
-            } else {
-                KeyFilter.write(p, id, n, filterPolicy);
-            }
+            KeyFilter.write(p, id, n, filterPolicy, hashes != null && hashes.length == n.recordCount() ? hashes : null);
         }
         f = KeyFilter.open(p, id, n);
         filters.put(id, f);

@@ -198,6 +198,48 @@ class WriterKeySamplesTest {
         }
     }
 
+    /**
+     * A writer given host keys and then encoded records (each keeping a prefix of the key before
+     * it) keeps the samples and filter hashes of the keys it wrote, across the switch.
+     */
+    @Test
+    void hostKeysThenEncodedRecordsKeepTheirSamplesAndHashes() throws IOException {
+        Random rnd = new Random(0xC0FFEEL);
+        long k = 3;
+        Policy p = policy(k, 5, ValueGrammar.RAW);
+        Path dir = root.resolve("mixed");
+        Files.createDirectories(dir);
+        StoreDescriptor.check(dir, p);
+        try (OpenObjects store = new OpenObjects(dir, p, dev.everett.api.FilterPolicy.bloom(10))) {
+            ObjectId id = ObjectId.random();
+            byte[][] keys = keys(rnd, 100);
+            int hostKeys = 1 + rnd.nextInt(keys.length - 1);
+            try (NativeWriter w = store.newNative(id, CommonWidthRule.policy())) {
+                for (int i = 0; i < hostKeys; i++) {
+                    w.put(keys[i], new byte[] {1});
+                }
+                for (int i = hostKeys; i < keys.length; i++) {
+                    int lcp = Arrays.mismatch(keys[i - 1], keys[i]);
+                    w.appendEncoded(lcp, MemorySegment.ofArray(keys[i]), lcp, keys[i].length - lcp, MemorySegment.ofArray(new byte[] {1}), 0, 1);
+                }
+                w.finish();
+            }
+            KeySamples samples = WrittenFiles.takeSamples(store.nativePath(id));
+            assertNotNull(samples);
+            var source = samples.source();
+            for (int i = 0; i < keys.length; i += (int) k) {
+                assertTrue(source.next(), "sample of key " + i);
+                assertArrayEquals(keys[i], Arrays.copyOf(source.keyBuffer(), (int) source.keyUnits()), "sample of key " + i + " of " + hostKeys + " host keys");
+            }
+            var natives = store.openNative(id);
+            long[] hashes = WrittenFiles.takeHashes(store.nativePath(id), natives.fileBytes(), dev.everett.segment.filter.KeyFilter.nativeCrc(natives));
+            assertNotNull(hashes);
+            for (int i = 0; i < keys.length; i++) {
+                assertEquals(dev.everett.segment.filter.KeyHash.of(keys[i], keys[i].length), hashes[i], "hash of key " + i);
+            }
+        }
+    }
+
     private static void write(OpenObjects store, Policy p, ObjectId id, byte[][] keys, boolean encoded, Random rnd) throws IOException {
         if (!encoded) {
             try (NativeWriter w = store.newNative(id, CommonWidthRule.policy())) {
