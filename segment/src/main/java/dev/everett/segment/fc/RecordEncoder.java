@@ -43,6 +43,12 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
     private byte[] previous = new byte[64];
     private int previousLength;
     private long count;
+    /**
+     * Records before the next one that starts a block (0: the next record starts one). A count
+     * down rather than {@code count % blockWidth}: W is rarely a power of two, and a division
+     * per record is a measurable part of a merge's per-record work.
+     */
+    private long untilBlock;
     private long firstWidth = -1;
     private boolean widthsAgree = true;
     /** The keys of records 0, K, 2K, … when the writer keeps them ({@link #sampleKeys}), else null. */
@@ -224,11 +230,13 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
 
     /** A record's framing up to its literal. */
     private void header(long retained, long previousUnits, long literalUnits, long encoded) throws IOException {
-        if (count % blockWidth == 0) {
+        if (untilBlock == 0) {
             blockStarts.add(position());
             writeCount(retained);
+            untilBlock = blockWidth - 1;
         } else {
             writeBackspace(previousUnits - retained);
+            untilBlock--;
         }
         writeCount(literalUnits);
         if (valueLengths) {
