@@ -24,7 +24,12 @@ import java.util.zip.CRC32C;
  * lies: a fresh mapping populated by {@code madvise(MADV_POPULATE_READ)} before its CRC pass
  * (where the cost is the kernel's own page faults, the pass after populating should cost what a
  * second pass does; under a hypervisor that shadows the page tables it does not), and the CRC taken through
- * {@code pread} into one reused 64 KiB buffer, as RocksDB reads (no mapping at all). Prints the
+ * {@code pread} into one reused 64 KiB buffer, as RocksDB reads (no mapping at all). Three more
+ * rows weigh ways not taken: an output written through a shared mapping of a new file (its
+ * pages are holes, filled on first touch) instead of {@code pwrite}; and an input copied whole
+ * into anonymous huge pages as the compaction job copies it ({@code FileInMemory}), into pages
+ * mapped for the copy and unmapped after it, against pages kept from an earlier round (what a
+ * pool of copy memory would save). Prints the
  * median of the rounds after the first half, in ms. Context for docs/benchmarks/compaction.md
  * ("The kernel's share", "A new machine").
  *
@@ -36,9 +41,12 @@ import java.util.zip.CRC32C;
 public final class KernelCosts {
     private static final int CHUNK = 1 << 16;
     private static final String[] NAMES = {"write", "fallocate", "write after fallocate", "delete", "map and CRC (first pass)", "CRC (pages mapped)", "unmap",
-        "map and MADV_POPULATE_READ", "CRC after populating", "pread 64 KiB and CRC"};
+        "map and MADV_POPULATE_READ", "CRC after populating", "pread 64 KiB and CRC",
+        "write through a mapping", "pread to new huge pages, CRC", "pread to reused ones, CRC"};
     /** {@code MADV_POPULATE_READ} (Linux 5.14). */
     private static final int MADV_POPULATE_READ = 22;
+    private static final int MADV_HUGEPAGE = 14;
+    private static final long HUGE_PAGE = 2L << 20;
 
     private KernelCosts() {
     }
@@ -56,6 +64,13 @@ public final class KernelCosts {
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
         MethodHandle madvise = linker.downcallHandle(linker.defaultLookup().find("madvise").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
+        MethodHandle mmap = linker.downcallHandle(linker.defaultLookup().find("mmap").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                        ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+        MethodHandle munmap = linker.downcallHandle(linker.defaultLookup().find("munmap").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
+        long hugeBytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE + HUGE_PAGE; // slack to align the start
+        long reused = hugePages(mmap, madvise, hugeBytes);
         ByteBuffer readBuffer = ByteBuffer.allocateDirect(CHUNK);
         ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
         for (int i = 0; i < CHUNK; i++) {
@@ -132,7 +147,34 @@ public final class KernelCosts {
                 if (viaRead.getValue() != first.getValue()) {
                     throw new IllegalStateException("the CRC read through pread differs from the mapped one");
                 }
+                // The copy a compaction makes of an input (FileInMemory): into huge pages mapped
+                // for it (and unmapped after), or into huge pages kept from an earlier round.
+                long h0 = System.nanoTime();
+                long fresh = hugePages(mmap, madvise, hugeBytes);
+                long crcFresh = readAndCrc(ch, plain, fresh, bytes);
+                int unmapped = (int) munmap.invokeExact(fresh, hugeBytes);
+                long h1 = System.nanoTime();
+                long crcReused = readAndCrc(ch, plain, reused, bytes);
+                t[11][r] = (h1 - h0) / 1e6;
+                t[12][r] = (System.nanoTime() - h1) / 1e6;
+                if (unmapped != 0 || crcFresh != first.getValue() || crcReused != first.getValue()) {
+                    throw new IllegalStateException("a copy in huge pages differs from the mapped file (munmap rc " + unmapped + ")");
+                }
             }
+            Files.delete(plain);
+            // An output written through a shared mapping of a new file instead of pwrite.
+            long w0 = System.nanoTime();
+            try (FileChannel ch = FileChannel.open(create(plain), StandardOpenOption.READ, StandardOpenOption.WRITE);
+                 Arena mapped = Arena.ofShared()) {
+                ch.truncate(0);
+                ch.write(ByteBuffer.allocate(1), bytes - 1); // the file's size; its pages are holes
+                MemorySegment m = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, mapped);
+                MemorySegment from = MemorySegment.ofBuffer(chunk);
+                for (long at = 0; at < bytes; at += CHUNK) {
+                    MemorySegment.copy(from, 0, m, at, Math.min(CHUNK, bytes - at));
+                }
+            }
+            t[10][r] = (System.nanoTime() - w0) / 1e6;
             Files.delete(plain);
             t[0][r] = (t1 - t0) / 1e6;
             t[1][r] = (t2 - t1) / 1e6;
@@ -145,6 +187,35 @@ public final class KernelCosts {
             Arrays.sort(x);
             System.out.printf("  %-26s %7.2f  (%.2f..%.2f)%n", NAMES[p], x[x.length / 2], x[0], x[x.length - 1]);
         }
+    }
+
+    /** {@code size} bytes of anonymous memory advised as huge pages (never unmapped if kept). */
+    private static long hugePages(MethodHandle mmap, MethodHandle madvise, long size) throws Throwable {
+        long base = (long) mmap.invokeExact(0L, size, 0x1 | 0x2 /* PROT_READ | PROT_WRITE */, 0x02 | 0x20 /* MAP_PRIVATE | MAP_ANONYMOUS */, -1, 0L);
+        if (base == -1L) {
+            throw new IllegalStateException("mmap of " + size + " anonymous bytes failed");
+        }
+        long start = (base + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        int ignored = (int) madvise.invokeExact(MemorySegment.ofAddress(start), size - HUGE_PAGE, MADV_HUGEPAGE);
+        return base;
+    }
+
+    /** Reads the file whole into the huge pages at {@code base} (aligned up), returns its CRC32C. */
+    private static long readAndCrc(FileChannel ch, Path p, long base, long bytes) throws java.io.IOException {
+        long start = (base + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+        MemorySegment into = MemorySegment.ofAddress(start).reinterpret(bytes);
+        for (long at = 0; at < bytes; ) {
+            ByteBuffer b = into.asSlice(at, Math.min(1 << 30, bytes - at)).asByteBuffer();
+            while (b.hasRemaining()) {
+                if (ch.read(b, at + b.position()) < 0) {
+                    throw new IllegalStateException(p + " ends before " + bytes + " bytes");
+                }
+            }
+            at += b.capacity();
+        }
+        CRC32C c = new CRC32C();
+        c.update(into.asByteBuffer());
+        return c.getValue();
     }
 
     private static Path create(Path p) throws java.io.IOException {
