@@ -59,14 +59,19 @@ public final class FullScan {
         long stride = s.stride();
         KeyWalker w = s.keys();
         long width = s.blockWidth();
+        // Block starts counted down, not o % width: W is rarely a power of two.
+        long untilBlock = 0;
+        int block = 0;
         while (w.next()) {
             long o = w.ordinal();
             if (check != null) {
                 check.record(w.frame());
             }
-            if (o % width == 0) {
-                residuals[(int) (o / width)] = w.frame().start - s.start() - o * stride;
+            if (untilBlock == 0) {
+                residuals[block++] = w.frame().start - s.start() - o * stride;
+                untilBlock = width;
             }
+            untilBlock--;
         }
         residuals[(int) blocks] = s.end() - s.start() - s.count() * stride;
         if (nonCanonical != null) {
