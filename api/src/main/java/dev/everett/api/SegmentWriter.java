@@ -10,8 +10,9 @@ import java.lang.foreign.MemorySegment;
  * and forced the directory.
  *
  * <p>A writer that refuses a record (out of order, duplicate, wrong value width, a tombstone
- * under a raw grammar) throws and is then poisoned: it refuses further calls and publishes
- * nothing. {@link #close()} without {@code finish()} discards the temporary file.
+ * under a raw grammar), or fails to write one (an {@link IOException} from the file, say a full
+ * disk), throws and is then poisoned: it refuses further calls and publishes nothing.
+ * {@link #close()} without {@code finish()} discards the temporary file.
  */
 public interface SegmentWriter extends AutoCloseable {
     /** Adds a record with a present value. */

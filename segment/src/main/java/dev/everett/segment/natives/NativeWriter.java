@@ -24,7 +24,7 @@ import java.nio.file.Path;
 
 /**
  * Streams sorted records into a native file, KV02 (byte or bit units) or KV03 as the policy says.
- * This class keeps the state machine (a refused record poisons the writer) and the file: the
+ * This class keeps the state machine (a refused or failed record poisons the writer) and the file: the
  * records go straight to a temporary file at their final offset (after the 96-byte envelope and
  * the format's directory) through the {@link RecordEncoder} that {@link Framing#newEncoder}
  * chose for the policy; memory holds only the previous key and one position per block, from
@@ -131,8 +131,9 @@ public final class NativeWriter implements SegmentWriter {
         }
         try {
             records.append(key, keyLength, value, valueLength, present);
-        } catch (RuntimeException e) {
-            throw poison(e);
+        } catch (IOException | RuntimeException | Error e) {
+            poison();
+            throw e;
         }
     }
 
@@ -152,20 +153,25 @@ public final class NativeWriter implements SegmentWriter {
         encodedOnly = true;
         try {
             records.appendEncoded(retained, literal, literalAt, literalLength, value, valueAt, valueLength);
-        } catch (RuntimeException e) {
-            throw poison(e);
+        } catch (IOException | RuntimeException | Error e) {
+            poison();
+            throw e;
         }
     }
 
-    private RuntimeException poison(RuntimeException e) {
+    /**
+     * Marks the writer as failed. A refusal leaves nothing behind, but a failed write (an
+     * {@link IOException} from the file, say a full disk) may leave part of a record in the
+     * buffer or the file, so no later record, and no finish, may follow either.
+     */
+    private void poison() {
         state = State.POISONED;
-        return e;
     }
 
     private void requireOpen() {
         switch (state) {
             case OPEN -> { }
-            case POISONED -> throw new IllegalStateException("writer refused an earlier record and publishes nothing; close it");
+            case POISONED -> throw new IllegalStateException("writer refused or failed to write an earlier record and publishes nothing; close it");
             case FINISHED -> throw new IllegalStateException("writer already finished");
             case CLOSED -> throw new IllegalStateException("writer closed");
         }

@@ -55,6 +55,29 @@ class WriterMisuseTest {
         assertMentionsHex(e, "ab", "a");
     }
 
+    /**
+     * A write that fails part way through a record (here the file channel, closed by an interrupt
+     * while the record's large value is flushed; a full disk fails the same way) may leave part
+     * of the record behind, so the writer takes no record after it, not even one that would fit
+     * in its buffer without touching the file, and cannot finish.
+     */
+    @Test
+    void aFailedWritePoisonsTheWriter(@TempDir Path dir) throws IOException {
+        NativeWriter w = new NativeWriter(dir.resolve("failed.kv"), RAW, CommonWidthRule.policy());
+        w.put(bytes("a"), bytes("1"));
+        Thread.currentThread().interrupt();
+        try {
+            assertThrows(java.nio.channels.ClosedByInterruptException.class, () -> w.put(bytes("b"), new byte[1 << 17]));
+        } finally {
+            Thread.interrupted();
+        }
+        IllegalStateException next = assertThrows(IllegalStateException.class, () -> w.put(bytes("c"), bytes("3")));
+        assertTrue(next.getMessage().contains("failed to write an earlier record"), next.getMessage());
+        assertThrows(IllegalStateException.class, w::finish);
+        w.close();
+        assertEquals(List.of(), names(dir));
+    }
+
     /** 0x80 sorts after 0x7f unsigned; a signed comparison would get both of these wrong. */
     @Test
     void keysCompareUnsigned(@TempDir Path dir) throws IOException {
