@@ -448,12 +448,16 @@ public final class OpenObjects implements AutoCloseable {
         ix.corruption().require(seen.add(indexId), IndexDirectory.inFile(IndexDirectory.MAIN_INDEX_ID), "index chain has a cycle through " + indexId);
         IndexDirectory d = ix.directory();
         if (parent == null && !d.nativeId().equals(nativeId) && describes(ix, d.nativeId())) {
-            // The pair came from the caller, and the index is that of another native the store
-            // holds: the caller paired them wrongly. An index naming a native the store does not
-            // hold, or one whose record count it does not describe, is damaged, and is refused as
+            // The pair came from the caller, and the index is, by its checksum-valid directory,
+            // that of another native the store holds: no catalog of this store pairs them. The
+            // store cannot tell a wrong pairing from an index file replaced by another native's,
+            // so the message names both. An index naming a native the store does not hold, or
+            // one whose record count it does not describe, is damaged, and is refused as
             // corruption when the catalog is bound below.
             throw new IllegalArgumentException("catalog " + nativeId + "/" + indexId + " does not exist: index " + indexId
-                    + " indexes native " + d.nativeId() + ", not " + nativeId + " (pass a CatalogRef the store returned)");
+                    + " indexes native " + d.nativeId() + " (its checksum-valid directory names it and its "
+                    + ix.nativeCount() + " records), not " + nativeId + "; pass a CatalogRef the store returned, or if it"
+                    + " did, " + ix.path() + " was replaced by another native's index");
         }
         Catalog main = d.present()[0] ? openChain(d.mainNativeId(), d.mainIndexId(), seen, ix) : null;
         ObjectId sid = d.present()[1] ? d.secondaryId() : null;

@@ -3,6 +3,7 @@ package dev.everett.segment.index;
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.FilterPolicy;
 import dev.everett.api.Lookup;
+import dev.everett.api.ObjectId;
 import dev.everett.api.PolicyMismatchException;
 import dev.everett.segment.cascade.Cascade;
 import dev.everett.segment.objects.OpenObjects;
@@ -95,6 +96,14 @@ final class IndexProbe {
         }
     }
 
+    /** True if the installed head index names a native other than the head's that the store holds. */
+    private boolean headIndexNamesAnotherNative(OpenObjects store) throws IOException {
+        try (IndexReader ix = IndexReader.open(store.indexPath(chain.headIndex()), chain.policy())) {
+            ObjectId named = ix.nativeId();
+            return !named.equals(chain.headNative()) && Files.isRegularFile(store.nativePath(named));
+        }
+    }
+
     /** Probes the chain as installed. */
     Result probe() {
         List<String> wrong = new ArrayList<>();
@@ -109,6 +118,14 @@ final class IndexProbe {
                 return new Result(Stage.OPEN, false, wrong, null, null, 0);
             } catch (PolicyMismatchException e) {
                 return new Result(Stage.OPEN, true, wrong, null, null, 0);
+            } catch (IllegalArgumentException e) {
+                if (!headIndexNamesAnotherNative(store)) {
+                    throw e;
+                }
+                // A checksum-valid head index that names another native of the store is that
+                // native's index: the pair the probe passes is then no catalog of the store, and
+                // openChain refuses it as it refuses a caller's wrong pairing.
+                return new Result(Stage.OPEN, false, wrong, null, null, 0);
             }
             stage = "query";
             int refusals = 0;
