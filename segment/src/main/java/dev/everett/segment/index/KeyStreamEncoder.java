@@ -29,6 +29,8 @@ abstract sealed class KeyStreamEncoder permits KeyStreamEncoder.Bytes, KeyStream
     byte[] previous = new byte[64];
     long previousLength;
     long count;
+    /** Keys before the next block start (0: the next key starts one). */
+    private int untilBlock;
 
     private KeyStreamEncoder(FileOutput out, int blockWidth) {
         this.out = out;
@@ -72,6 +74,20 @@ abstract sealed class KeyStreamEncoder permits KeyStreamEncoder.Bytes, KeyStream
         return EliasFano.build(r.array(), r.size());
     }
 
+    /**
+     * True if the key being appended starts a block; called once per key, after its checks.
+     * Counted down rather than {@code count % W}: W is rarely a power of two, and this runs for
+     * every key of every index built.
+     */
+    final boolean startsBlock() {
+        if (untilBlock == 0) {
+            untilBlock = blockWidth - 1;
+            return true;
+        }
+        untilBlock--;
+        return false;
+    }
+
     /** Keeps the first {@code bytes} bytes of {@code key} as the previous key. */
     final void keep(byte[] key, int from, int bytes) {
         if (previous.length < bytes) {
@@ -98,7 +114,7 @@ abstract sealed class KeyStreamEncoder permits KeyStreamEncoder.Bytes, KeyStream
                     throw new IllegalArgumentException("borrowed keys must not decrease (record " + count + ")");
                 }
             }
-            if (count % blockWidth == 0) {
+            if (startsBlock()) {
                 residuals.add(out.position() - start);
                 out.writeVarint(lcp);
             } else {
@@ -143,7 +159,7 @@ abstract sealed class KeyStreamEncoder permits KeyStreamEncoder.Bytes, KeyStream
                 lcp = BitStrings.commonPrefixOfBits(previous, previousLength, key, length);
             }
             BitOutput o = bits;
-            if (count % blockWidth == 0) {
+            if (startsBlock()) {
                 residuals.add(o.bitPosition());
                 o.writeEg0(lcp);
             } else if (backspace.code() == BackspaceCode.GOLOMB) {
