@@ -69,7 +69,7 @@ public final class KernelCosts {
                         ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
         MethodHandle munmap = linker.downcallHandle(linker.defaultLookup().find("munmap").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG));
-        long hugeBytes = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE + HUGE_PAGE; // slack to align the start
+        long hugeBytes = alignUp(bytes) + HUGE_PAGE; // slack to align the start
         long reused = hugePages(mmap, madvise, hugeBytes);
         ByteBuffer readBuffer = ByteBuffer.allocateDirect(CHUNK);
         ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
@@ -195,15 +195,13 @@ public final class KernelCosts {
         if (base == -1L) {
             throw new IllegalStateException("mmap of " + size + " anonymous bytes failed");
         }
-        long start = (base + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-        int ignored = (int) madvise.invokeExact(MemorySegment.ofAddress(start), size - HUGE_PAGE, MADV_HUGEPAGE);
+        int ignored = (int) madvise.invokeExact(MemorySegment.ofAddress(alignUp(base)), size - HUGE_PAGE, MADV_HUGEPAGE);
         return base;
     }
 
     /** Reads the file whole into the huge pages at {@code base} (aligned up), returns its CRC32C. */
     private static long readAndCrc(FileChannel ch, Path p, long base, long bytes) throws java.io.IOException {
-        long start = (base + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
-        MemorySegment into = MemorySegment.ofAddress(start).reinterpret(bytes);
+        MemorySegment into = MemorySegment.ofAddress(alignUp(base)).reinterpret(bytes);
         for (long at = 0; at < bytes; ) {
             ByteBuffer b = into.asSlice(at, Math.min(1 << 30, bytes - at)).asByteBuffer();
             while (b.hasRemaining()) {
@@ -216,6 +214,11 @@ public final class KernelCosts {
         CRC32C c = new CRC32C();
         c.update(into.asByteBuffer());
         return c.getValue();
+    }
+
+    /** {@code n} rounded up to a whole number of huge pages. */
+    private static long alignUp(long n) {
+        return (n + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
     }
 
     private static Path create(Path p) throws java.io.IOException {

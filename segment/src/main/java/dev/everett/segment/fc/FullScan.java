@@ -59,19 +59,16 @@ public final class FullScan {
         long stride = s.stride();
         KeyWalker w = s.keys();
         long width = s.blockWidth();
-        // Block starts counted down, not o % width: W is rarely a power of two.
-        long untilBlock = 0;
+        BlockCountdown starts = new BlockCountdown(width);
         int block = 0;
         while (w.next()) {
             long o = w.ordinal();
             if (check != null) {
                 check.record(w.frame());
             }
-            if (untilBlock == 0) {
+            if (starts.next()) {
                 residuals[block++] = w.frame().start - s.start() - o * stride;
-                untilBlock = width;
             }
-            untilBlock--;
         }
         residuals[(int) blocks] = s.end() - s.start() - s.count() * stride;
         if (nonCanonical != null) {

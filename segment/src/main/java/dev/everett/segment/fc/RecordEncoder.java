@@ -43,12 +43,7 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
     private byte[] previous = new byte[64];
     private int previousLength;
     private long count;
-    /**
-     * Records before the next one that starts a block (0: the next record starts one). A count
-     * down rather than {@code count % blockWidth}: W is rarely a power of two, and a division
-     * per record is a measurable part of a merge's per-record work.
-     */
-    private long untilBlock;
+    private final BlockCountdown blocks;
     private long firstWidth = -1;
     private boolean widthsAgree = true;
     /** The keys of records 0, K, 2K, … when the writer keeps them ({@link #sampleKeys}), else null. */
@@ -60,6 +55,7 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         this.framing = framing;
         this.values = values;
         this.blockWidth = blockWidth;
+        this.blocks = new BlockCountdown(blockWidth);
         this.streamWidth = streamWidth;
         this.valueLengths = framing.kind() != Framing.Kind.KV03 && streamWidth < 0;
         this.firstRetained = framing.kind() == Framing.Kind.KV03 ? framing.pathBits() : 0;
@@ -230,13 +226,11 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
 
     /** A record's framing up to its literal. */
     private void header(long retained, long previousUnits, long literalUnits, long encoded) throws IOException {
-        if (untilBlock == 0) {
+        if (blocks.next()) {
             blockStarts.add(position());
             writeCount(retained);
-            untilBlock = blockWidth - 1;
         } else {
             writeBackspace(previousUnits - retained);
-            untilBlock--;
         }
         writeCount(literalUnits);
         if (valueLengths) {
@@ -291,8 +285,9 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         redirect(next);
         blockStarts.clear();
         long previousKey = 0;
+        BlockCountdown rewritten = new BlockCountdown(blockWidth);
         for (long r = 0; r < count; r++) {
-            boolean blockStart = r % blockWidth == 0;
+            boolean blockStart = rewritten.next();
             frame.read(blockStart, previousKey, r == 0, 0);
             if (blockStart) {
                 blockStarts.add(position());

@@ -5,6 +5,7 @@ import dev.everett.api.Policy;
 import dev.everett.segment.bits.BitOutput;
 import dev.everett.segment.bits.BitStrings;
 import dev.everett.segment.bits.EliasFano;
+import dev.everett.segment.fc.BlockCountdown;
 import dev.everett.segment.fc.Framing;
 import dev.everett.segment.io.FileOutput;
 import dev.everett.segment.io.LongList;
@@ -24,18 +25,17 @@ import java.util.Arrays;
 abstract sealed class KeyStreamEncoder permits KeyStreamEncoder.Bytes, KeyStreamEncoder.Bits {
     final FileOutput out;
     final long start;
-    final int blockWidth;
     final LongList residuals = new LongList();
     byte[] previous = new byte[64];
     long previousLength;
     long count;
-    /** Keys before the next block start (0: the next key starts one). */
-    private int untilBlock;
+    /** Which keys start a block; asked once per key, after its checks. */
+    final BlockCountdown blocks;
 
     private KeyStreamEncoder(FileOutput out, int blockWidth) {
         this.out = out;
         this.start = out.position();
-        this.blockWidth = blockWidth;
+        this.blocks = new BlockCountdown(blockWidth);
     }
 
     /** A stream under {@code policy}'s unit, block width and backspace code. */
@@ -74,20 +74,6 @@ abstract sealed class KeyStreamEncoder permits KeyStreamEncoder.Bytes, KeyStream
         return EliasFano.build(r.array(), r.size());
     }
 
-    /**
-     * True if the key being appended starts a block; called once per key, after its checks.
-     * Counted down rather than {@code count % W}: W is rarely a power of two, and this runs for
-     * every key of every index built.
-     */
-    final boolean startsBlock() {
-        if (untilBlock == 0) {
-            untilBlock = blockWidth - 1;
-            return true;
-        }
-        untilBlock--;
-        return false;
-    }
-
     /** Keeps the first {@code bytes} bytes of {@code key} as the previous key. */
     final void keep(byte[] key, int from, int bytes) {
         if (previous.length < bytes) {
@@ -114,7 +100,7 @@ abstract sealed class KeyStreamEncoder permits KeyStreamEncoder.Bytes, KeyStream
                     throw new IllegalArgumentException("borrowed keys must not decrease (record " + count + ")");
                 }
             }
-            if (startsBlock()) {
+            if (blocks.next()) {
                 residuals.add(out.position() - start);
                 out.writeVarint(lcp);
             } else {
@@ -159,7 +145,7 @@ abstract sealed class KeyStreamEncoder permits KeyStreamEncoder.Bytes, KeyStream
                 lcp = BitStrings.commonPrefixOfBits(previous, previousLength, key, length);
             }
             BitOutput o = bits;
-            if (startsBlock()) {
+            if (blocks.next()) {
                 residuals.add(o.bitPosition());
                 o.writeEg0(lcp);
             } else if (backspace.code() == BackspaceCode.GOLOMB) {
