@@ -1,6 +1,7 @@
 package dev.everett.compaction;
 
 import dev.everett.api.FilterPolicy;
+import dev.everett.api.MergeBuilder;
 import dev.everett.api.MergeEngine;
 import dev.everett.api.MergeJob;
 import dev.everett.api.MergeOutput;
@@ -21,12 +22,15 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * A compaction of segments of one {@link SegmentFiles}: the inputs' natives merged by the merge
  * engine (on their encoded records, k-way) into outputs that roll over at key boundaries, each
- * output in its own segment directory, indexed when the merge finishes. Before merging, each step
- * checks one input's body CRC ({@link SegmentReader#verifyChecksum()}, even if an earlier read
- * checked it), so a file damaged on disk fails the job, naming the file, instead of leaking into
- * its outputs; the merge starts once every input has passed. A body that holds its CRC is what
- * its writer published, so the full framing walk of {@link SegmentReader#verify()} would add
- * nothing but a second pass over every input (the merge decodes every record anyway).
+ * output in its own segment directory, indexed when the merge finishes. Every input's body CRC is
+ * checked (even if an earlier read checked it), so a file damaged on disk fails the job, naming
+ * the file, instead of leaking into its outputs. With the default value merger, which reads no
+ * value, the merge takes each CRC as it reads the input ({@link MergeBuilder#checkInputsAsRead}),
+ * over bytes still in cache, and nothing is published into the version unless every one held;
+ * with a host's merger, which must see only checked values, each step before the merge checks
+ * one input ({@link SegmentReader#verifyChecksum()}). A body that holds its CRC is what its writer
+ * published, so the full framing walk of {@link SegmentReader#verify()} would add nothing but a
+ * second pass over every input (the merge decodes every record anyway).
  */
 class SegmentCompaction implements CompactionJob {
     /** Configures a compaction; see {@link CompactionBuilder}. */
@@ -141,6 +145,8 @@ class SegmentCompaction implements CompactionJob {
     private final List<SegmentReader> copies = new ArrayList<>();
     /** Whether this job has timed its inputs' reads ({@link InputReads}): a job probes at most once. */
     private boolean probed;
+    /** Whether the merge takes the inputs' CRCs as it reads them, instead of a pass over each input before it. */
+    private final boolean checkAsRead;
 
     SegmentCompaction(SegmentFiles segments, List<SegmentMeta> inputMetas, ValueMerger values, TombstonePolicy tombstones,
                       long targetFileBytes, FilterPolicy filters, byte[] hostBlob, boolean inputsInMemory) throws IOException {
@@ -149,6 +155,7 @@ class SegmentCompaction implements CompactionJob {
         this.inputsInMemory = inputsInMemory && segments.engine().readsIntoMemory();
         this.hostBlob = hostBlob;
         this.values = values;
+        this.checkAsRead = values == ValueMerger.NEWER_WINS;
         this.tombstones = tombstones;
         this.targetFileBytes = targetFileBytes;
         this.outputOptions = segments.writingOptions(filters);
@@ -192,14 +199,17 @@ class SegmentCompaction implements CompactionJob {
         }
         try {
             if (state == State.VERIFYING) {
-                if (verified < readers.size()) {
-                    checkInput(verified);
+                // One pass over an input per step: inputs that need none (checked as the merge reads them) go together.
+                boolean passed = false;
+                while (verified < readers.size() && !passed) {
+                    passed = checkInput(verified);
                     verified++;
                 }
                 if (verified == readers.size()) {
                     merge = MergeEngine.load().merge(readers)
                             .values(values)
                             .tombstones(tombstones)
+                            .checkInputsAsRead(checkAsRead)
                             .splitInto(targetFileBytes, this::nextOutput)
                             .start();
                     state = State.MERGING;
@@ -215,10 +225,11 @@ class SegmentCompaction implements CompactionJob {
     }
 
     /**
-     * Checks input {@code i}'s body CRC, first replacing its mapped reader by a copy in memory
-     * where the job copies its inputs and this machine copies faster ({@link InputReads}).
+     * Prepares input {@code i} for the merge: replaces its mapped reader by a copy in memory where
+     * the job copies its inputs and this machine copies faster ({@link InputReads}), and checks its
+     * body CRC unless the merge will as it reads. Returns whether this made a pass over the input.
      */
-    private void checkInput(int i) throws IOException {
+    private boolean checkInput(int i) throws IOException {
         SegmentReader mapped = readers.get(i);
         InputReads.Way way = inputsInMemory ? InputReads.next(mapped.fileBytes(), !probed) : InputReads.Way.MAPPED;
         SegmentReader copy = null;
@@ -226,18 +237,24 @@ class SegmentCompaction implements CompactionJob {
             probed = true;
             copy = probe(mapped);
             if (copy == null) {
-                return; // mapped: the probe checked the reader the merge reads
+                return true; // mapped: the probe checked the reader the merge reads
             }
         } else if (way == InputReads.Way.MAPPED) {
+            if (checkAsRead) {
+                return false;
+            }
             mapped.verifyChecksum();
-            return;
+            return true;
         } else {
             copy = segments.engine().openInMemory(mapped.path(), segments.policy(), OpenMode.TYPED);
             copies.add(copy);
-            copy.verifyChecksum();
+            if (!checkAsRead) {
+                copy.verifyChecksum();
+            }
         }
         readers.set(i, copy);
         inputCopies.incrementAndGet();
+        return true;
     }
 
     /**

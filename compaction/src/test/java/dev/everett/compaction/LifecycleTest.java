@@ -124,8 +124,9 @@ class LifecycleTest {
             Set<String> filesBefore = dataFiles(root);
             arm.accept(tree);
             CompactionPlan plan = allOf(tree);
-            // A corrupt input may be refused as the job starts (its body CRC is checked before the
-            // merge reads it) or at a later step: either way nothing may change.
+            // A corrupt input may be refused as the job starts (a host merger's job checks every
+            // body CRC before merging) or at a later step (the default merger's job takes the CRCs
+            // as the merge reads): either way nothing may change.
             t = assertThrows(expected, () -> {
                 try (CompactionJob job = tree.compact(plan, values)) {
                     while (!job.done()) {
@@ -203,7 +204,27 @@ class LifecycleTest {
         assertCorruptInputFailsTheJob(layout, true);
     }
 
+    /**
+     * With a host's value merger the job checks every input before merging (the merger must see
+     * only checked values): a damaged input fails the job before the merger is ever called.
+     */
+    @ParameterizedTest
+    @EnumSource(Layout.class)
+    void aCorruptInputFailsACompactionWithAHostMergerBeforeTheMergerSeesAValue(Layout layout) throws IOException {
+        int[] calls = {0};
+        ValueMerger counting = (older, newer) -> {
+            calls[0]++;
+            return newer;
+        };
+        assertCorruptInputFailsTheJob(layout, false, counting);
+        assertEquals(0, calls[0], "the merger saw values of a damaged input");
+    }
+
     private void assertCorruptInputFailsTheJob(Layout layout, boolean readFirst) throws IOException {
+        assertCorruptInputFailsTheJob(layout, readFirst, ValueMerger.NEWER_WINS);
+    }
+
+    private void assertCorruptInputFailsTheJob(Layout layout, boolean readFirst, ValueMerger values) throws IOException {
         Path[] damaged = new Path[1];
         Throwable t = assertFailedCompactionChangesNothing(layout, tree -> {
             try (Version v = tree.current()) {
@@ -221,7 +242,7 @@ class LifecycleTest {
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
-        }, ValueMerger.NEWER_WINS, CorruptSegmentException.class, false);
+        }, values, CorruptSegmentException.class, false);
         assertTrue(t.getMessage().contains(damaged[0].getFileName().toString()), "the error names the damaged file: " + t.getMessage());
     }
 

@@ -125,13 +125,49 @@ final class NativeMerge implements MergeJob {
             }
         } catch (RuntimeException | IOException | Error e) {
             state = State.POISONED;
-            RuntimeException named = inputFault(runs, e);
-            if (named != null) {
-                throw named;
+            RuntimeException explained = explain(runs, e);
+            if (explained != null) {
+                throw explained;
             }
             throw e;
         }
         return new MergeProgress(keys - k0, inputRecords - r0);
+    }
+
+    /**
+     * What explains a failure {@code e} of reading the inputs, if an input does ({@link #inputFault},
+     * else {@link #damaged}); null if none does.
+     */
+    static RuntimeException explain(EncodedRecords[] runs, Throwable e) {
+        RuntimeException named = inputFault(runs, e);
+        return named != null ? named : damaged(runs, e);
+    }
+
+    /**
+     * An input whose body CRC, taken as the merge reads it ({@link MergeBuilder#checkInputsAsRead}),
+     * turns out wrong once completed: the damage that explains whatever {@code e} is (a framing
+     * error part way, a value merger refusing a damaged value), reported as the file's CRC
+     * mismatch with {@code e} suppressed. Null if every input's body holds (or none is checked
+     * as read).
+     */
+    static RuntimeException damaged(EncodedRecords[] runs, Throwable e) {
+        if (e instanceof VirtualMachineError) {
+            return null; // out of memory or stack: no time to read the inputs to their ends
+        }
+        for (EncodedRecords r : runs) {
+            try {
+                r.checkBody();
+            } catch (CorruptSegmentException c) {
+                if (e instanceof CorruptSegmentException same && same.getMessage().equals(c.getMessage())) {
+                    return same; // the walk's own end reported this mismatch
+                }
+                c.addSuppressed(e);
+                return c;
+            } catch (RuntimeException | Error other) {
+                e.addSuppressed(other); // the input cannot be read to its end: report e as it is
+            }
+        }
+        return null;
     }
 
     /**
@@ -350,6 +386,9 @@ final class NativeMerge implements MergeJob {
             throw new IllegalStateException("finish() before every input is exhausted (" + keys + " keys resolved so far)");
         }
         try {
+            for (EncodedRecords r : runs) {
+                r.checkBody(); // passed already where the walk reached its end; an empty input has no walk
+            }
             SegmentInfo info = output.finish();
             state = State.FINISHED;
             List<MergeOutput> all = new ArrayList<>(rolled);

@@ -39,6 +39,7 @@ public final class NativeMerger implements MergeBuilder {
     private KeyedValueMerger keyedValues;
     private TombstonePolicy tombstones = TombstonePolicy.KEEP;
     private boolean capTombstoneLiterals;
+    private boolean checkInputsAsRead;
 
     private NativeMerger(List<SegmentReader> inputs) {
         if (inputs.isEmpty()) {
@@ -136,6 +137,13 @@ public final class NativeMerger implements MergeBuilder {
         return this;
     }
 
+    /** Takes each input's body CRC as the merge reads it (see {@link MergeBuilder#checkInputsAsRead}). */
+    @Override
+    public NativeMerger checkInputsAsRead(boolean check) {
+        this.checkInputsAsRead = check;
+        return this;
+    }
+
     /** Opens the inputs' encoded cursors and the output, and reads the first record of each input. */
     @Override
     public MergeJob start() throws IOException {
@@ -145,7 +153,7 @@ public final class NativeMerger implements MergeBuilder {
         EncodedRecords[] runs = new EncodedRecords[inputs.size()];
         for (int i = 0; i < runs.length; i++) {
             inputs.get(i).recordCount(); // a closed reader refuses this, naming its file (its mapping is gone)
-            runs[i] = EncodedRecords.of(inputs.get(i));
+            runs[i] = checkInputsAsRead ? EncodedRecords.checkedAsRead(inputs.get(i)) : EncodedRecords.of(inputs.get(i));
         }
         CommonWidthRule rule = widthRule;
         OutputFiles files = splitFiles != null ? splitFiles : ordinal -> target;
@@ -156,9 +164,9 @@ public final class NativeMerger implements MergeBuilder {
             return new NativeMerge(runs, out, outputs, splitBytes, values, keyedValues, tombstones, capTombstoneLiterals);
         } catch (RuntimeException | Error e) {
             out.close();
-            RuntimeException named = NativeMerge.inputFault(runs, e);
-            if (named != null) {
-                throw named;
+            RuntimeException explained = NativeMerge.explain(runs, e);
+            if (explained != null) {
+                throw explained;
             }
             throw e;
         }

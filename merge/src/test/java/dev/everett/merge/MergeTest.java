@@ -193,7 +193,9 @@ class MergeTest {
                 ReferenceMerger.write(expected, reference, runs.get(0), rule);
 
                 Path out = dir.resolve(profile + "-out-" + round);
-                NativeMerger m = NativeMerger.of(runs).into(out).tombstones(tombstones).values(values).widthRule(rule);
+                boolean checkAsRead = rnd.nextBoolean();
+                NativeMerger m = NativeMerger.of(runs).into(out).tombstones(tombstones).values(values).widthRule(rule)
+                        .checkInputsAsRead(checkAsRead);
                 if (keyed != null) {
                     m.values(keyed);
                 }
@@ -214,7 +216,7 @@ class MergeTest {
                 }
                 assertEquals(inputs, total, tag + " input records consumed");
                 assertEquals(HexFormat.of().formatHex(Files.readAllBytes(reference)), HexFormat.of().formatHex(Files.readAllBytes(out)),
-                        tag + " k=" + k + " mode " + mode + " " + tombstones + " " + rule + "\nexpected\n" + show(expected));
+                        tag + " k=" + k + " mode " + mode + " " + tombstones + " " + rule + " checkAsRead " + checkAsRead + "\nexpected\n" + show(expected));
             } finally {
                 runs.forEach(SegmentReader::close);
             }
@@ -321,6 +323,87 @@ class MergeTest {
                     assertEquals(dev.everett.api.Lookup.Status.TOMBSTONE, r.status(), "key " + i);
                 } else {
                     assertArrayEquals(new byte[] {(byte) (i % 3 == 0 ? 2 : 1)}, r.valueBytes(), "key " + i);
+                }
+            }
+        }
+    }
+
+    /**
+     * A merge that takes its inputs' CRCs as it reads them, given an input with one flipped bit in
+     * the middle, in a value (which no framing rule sees) or in a record's framing: the step that
+     * finds it fails with that input's CRC mismatch, naming the file, after a split merge has
+     * rolled over some outputs; closing the merge deletes them. Undamaged, the same inputs merge
+     * to the bytes an unchecked merge writes.
+     */
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void aDamagedInputCheckedAsReadFailsTheMergeNamingItsFile(Profile profile) throws Exception {
+        long seed = seed();
+        Random rnd = new Random(seed);
+        Policy policy = profile.base(rnd).withGrammar(ValueGrammar.RAW);
+        TreeMap<byte[], byte[]> older = new TreeMap<>(Arrays::compareUnsigned);
+        TreeMap<byte[], byte[]> newer = new TreeMap<>(Arrays::compareUnsigned);
+        for (int i = 0; i < 4000; i++) {
+            byte[] key = java.nio.ByteBuffer.allocate(8).putLong(i * 7L).array();
+            byte[] v = new byte[16];
+            rnd.nextBytes(v);
+            (i % 3 == 0 ? newer : older).put(key, v);
+        }
+        Path olderFile = write(profile + "-older", policy, older);
+        Path newerFile = write(profile + "-newer", policy, newer);
+        try (SegmentReader a = engine.open(olderFile, policy, OpenMode.TYPED);
+             SegmentReader b = engine.open(newerFile, policy, OpenMode.TYPED)) {
+            Path unchecked = dir.resolve(profile + "-unchecked");
+            Path checked = dir.resolve(profile + "-checked");
+            for (Path out : List.of(unchecked, checked)) {
+                try (MergeJob job = NativeMerger.of(a, b).into(out).checkInputsAsRead(out == checked).start()) {
+                    while (!job.done()) {
+                        job.step(100);
+                    }
+                    job.finish();
+                }
+            }
+            assertArrayEquals(Files.readAllBytes(unchecked), Files.readAllBytes(checked), profile + " seed " + seed);
+
+            // The bit to flip: one inside the value of the middle record, or its record's first byte.
+            long valueBit;
+            long recordByte;
+            EncodedRecords walk = EncodedRecords.of(a);
+            while (walk.ordinal() < older.size() / 2) {
+                walk.next();
+            }
+            long middle = walk.valueAt() + walk.valueLength() / 2; // past a bit-unit value's length code
+            valueBit = walk.bitUnit() ? middle : 8 * middle + 1;
+            recordByte = walk.recordStart();
+            byte[] original = Files.readAllBytes(olderFile);
+            for (long bit : new long[] {valueBit, 8 * recordByte + 7}) {
+                byte[] bytes = original.clone();
+                bytes[(int) (bit >>> 3)] ^= (byte) (0x80 >>> (bit & 7));
+                Path damaged = dir.resolve(profile + "-damaged-" + bit);
+                Files.write(damaged, bytes);
+                String tag = profile + " seed " + seed + " bit " + bit;
+                List<Path> published = new ArrayList<>();
+                try (SegmentReader d = engine.open(damaged, policy, OpenMode.TYPED)) {
+                    MergeJob job = NativeMerger.of(d, b).splitInto(2048, ordinal -> {
+                        Path p = dir.resolve(profile + "-split-" + bit + "-" + ordinal);
+                        published.add(p);
+                        return p;
+                    }).checkInputsAsRead(true).start();
+                    try (job) {
+                        CorruptSegmentException e = assertThrows(CorruptSegmentException.class, () -> {
+                            while (!job.done()) {
+                                job.step(100);
+                            }
+                            job.finishAll();
+                        }, tag);
+                        assertEquals(damaged, e.file(), tag);
+                        assertTrue(e.getMessage().contains("body CRC32C mismatch"), tag + ": " + e);
+                        assertTrue(published.size() > 2 && Files.exists(published.get(0)), tag + ": outputs rolled over before the failure");
+                        assertThrows(IllegalStateException.class, () -> job.step(1), tag);
+                    }
+                }
+                for (Path p : published) {
+                    assertTrue(Files.notExists(p), tag + ": " + p + " left behind");
                 }
             }
         }

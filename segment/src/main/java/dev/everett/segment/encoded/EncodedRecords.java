@@ -10,6 +10,7 @@ import dev.everett.segment.fc.Frame;
 import dev.everett.segment.fc.Framing;
 import dev.everett.segment.fc.StreamUnits;
 import dev.everett.segment.fc.ValueCodec;
+import dev.everett.segment.natives.BodyCrcTrail;
 import dev.everett.segment.natives.NativeReader;
 import java.lang.foreign.MemorySegment;
 
@@ -44,14 +45,27 @@ public final class EncodedRecords {
     private final StreamUnits units;
     private final EliasFanoReader.Cursor blockOffsets;
     private final long stride;
+    /** The body CRC taken behind the walk ({@link #checkedAsRead}), or null. */
+    private final BodyCrcTrail trail;
+    /** Position at whose block start the trail next catches up (never, without a trail). */
+    private long trailDue = Long.MAX_VALUE;
     private long ordinal = -1;
     private long nextBlock;
     /** The current key's length in the stream's own terms (KV03: logical bits, sort code included). */
     private long keyLength;
 
-    private EncodedRecords(NativeReader reader) {
+    /**
+     * Bytes the walk passes between two catch-ups of its CRC trail: large enough that the CRC's
+     * fixed cost per call vanishes, small enough that the bytes of every input of a merge are
+     * still in the processor's cache when the trail takes them.
+     */
+    static final int TRAIL_WINDOW = 32 << 10;
+
+    private EncodedRecords(NativeReader reader, boolean checkAsRead) {
         this.reader = reader;
-        this.stream = reader.typed().stream();
+        NativeReader.Checking checking = checkAsRead ? reader.checking() : null;
+        this.trail = checking == null ? null : checking.trail();
+        this.stream = checking == null ? reader.typed().stream() : checking.typed().stream();
         Framing framing = stream.framing();
         this.frame = framing.newFrame();
         this.frame.bind(stream);
@@ -62,17 +76,47 @@ public final class EncodedRecords {
         this.units = framing.units();
         this.blockOffsets = stream.offsets().cursor(0);
         this.stride = stream.stride();
+        if (trail != null) {
+            trailDue = stream.start();
+        }
     }
 
-    /** The encoded records of a segment opened by this engine. */
+    /** The encoded records of a segment opened by this engine (whose reader checks the body CRC before the first record). */
     public static EncodedRecords of(SegmentReader reader) {
+        return new EncodedRecords(nativeOf(reader), false);
+    }
+
+    /**
+     * The encoded records of a segment opened by this engine, with its body CRC taken as the walk
+     * goes instead of before it ({@link BodyCrcTrail}): the walk's end ({@link #next()} returning
+     * false) and {@link #checkBody()} compare it. A consumer must not trust anything it read
+     * before one of them has passed, and must call {@link #checkBody()} when it fails part way
+     * (the damage behind a framing error is then reported as the file's CRC mismatch).
+     */
+    public static EncodedRecords checkedAsRead(SegmentReader reader) {
+        return new EncodedRecords(nativeOf(reader), true);
+    }
+
+    private static NativeReader nativeOf(SegmentReader reader) {
         if (reader instanceof dev.everett.segment.objects.ReaderHandle h) {
             reader = h.nativeReader(); // an object store's handle: read the shared reader behind it
         }
         if (!(reader instanceof NativeReader r)) {
             throw new IllegalArgumentException("not a segment of this engine: " + reader);
         }
-        return new EncodedRecords(r);
+        return r;
+    }
+
+    /**
+     * Completes the body CRC of a walk {@link #checkedAsRead} (taking the bytes not yet taken) and
+     * compares it; does nothing for a walk whose reader checked the CRC itself, or once passed.
+     *
+     * @throws CorruptSegmentException naming the file, if its body is not what its writer published
+     */
+    public void checkBody() {
+        if (trail != null) {
+            trail.finish();
+        }
     }
 
     public Policy policy() {
@@ -104,6 +148,9 @@ public final class EncodedRecords {
                 throw corrupt(stream.byteOffset(frame.pos), "block starts at stream offset " + (frame.pos - stream.start()) + " but its Elias–Fano entry says " + expected);
             }
             nextBlock += stream.blockWidth();
+            if (frame.pos >= trailDue) {
+                catchUpTrail();
+            }
         }
         frame.read(blockStart, o == 0 ? 0 : keyLength, o == 0, stream.start());
         values.checkWalked(frame, stream.segment(), reader.corruption());
@@ -112,7 +159,15 @@ public final class EncodedRecords {
         return true;
     }
 
+    /** Takes the CRC of the bytes the walk has passed (it has just read them), and sets when to next. */
+    private void catchUpTrail() {
+        long at = stream.byteOffset(frame.pos);
+        trail.catchUp(at);
+        trailDue = units.position(at + TRAIL_WINDOW);
+    }
+
     private void checkEnd() {
+        checkBody();
         if (frame.pos != stream.end()) {
             throw corrupt(stream.byteOffset(frame.pos), "records end before the stream's extent");
         }

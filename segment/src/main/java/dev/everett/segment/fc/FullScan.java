@@ -17,16 +17,26 @@ public final class FullScan {
     private FullScan() {
     }
 
+    /** Checks the body CRC: the CRC32C of every byte after the envelope must be the one it stores. */
     public static void bodyCrc(MemorySegment file, Envelope env, Corruption c) {
         CRC32C crc = new CRC32C();
-        long size = file.byteSize();
-        for (long at = Envelope.BYTES; at < size; at += 1L << 30) {
-            crc.update(file.asSlice(at, Math.min(1L << 30, size - at)).asByteBuffer());
+        crcOf(file, Envelope.BYTES, file.byteSize(), crc);
+        requireBodyCrc(crc.getValue(), env, c);
+    }
+
+    /** Adds {@code file[from, to)} to {@code crc}, in slices a byte buffer can view. */
+    public static void crcOf(MemorySegment file, long from, long to, CRC32C crc) {
+        for (long at = from; at < to; at += 1L << 30) {
+            crc.update(file.asSlice(at, Math.min(1L << 30, to - at)).asByteBuffer());
         }
+    }
+
+    /** Refuses a body whose CRC32C, {@code computed} over every byte after the envelope, is not the stored one. */
+    public static void requireBodyCrc(long computed, Envelope env, Corruption c) {
         long stored = Integer.toUnsignedLong(env.bodyCrc());
-        if (crc.getValue() != stored) {
+        if (computed != stored) {
             throw c.at(Envelope.BODY_CRC_OFFSET, "body CRC32C mismatch: stored " + Long.toHexString(stored)
-                    + ", computed " + Long.toHexString(crc.getValue()));
+                    + ", computed " + Long.toHexString(computed));
         }
     }
 

@@ -292,11 +292,30 @@ public final class NativeReader implements SegmentReader {
         live();
         Typed t = parsed();
         FullScan.bodyCrc(file, envelope, corruption);
-        synchronized (this) {
-            if (typed == null) {
-                typed = t; // checked just now: the first read need not check it again
-            }
+        bodyChecked(t);
+    }
+
+    /** Notes that the body passed its CRC just now: the first read need not check it again. */
+    private synchronized void bodyChecked(Typed t) {
+        if (typed == null) {
+            typed = t;
         }
+    }
+
+    /**
+     * The directory-dependent state before the body CRC is checked, with the check that a walk of
+     * every record takes as it goes ({@link BodyCrcTrail}): for a reader that reads each record
+     * once and trusts nothing it read until the trail's {@link BodyCrcTrail#finish()} has passed.
+     * Every read of this reader's own still waits for the CRC (unless the trail has passed it).
+     */
+    public Checking checking() {
+        live();
+        Typed t = parsed();
+        return new Checking(t, new BodyCrcTrail(file, envelope, corruption, () -> bodyChecked(t)));
+    }
+
+    /** The state {@link #checking()} gives: the parsed directory and the CRC to take while walking it. */
+    public record Checking(Typed typed, BodyCrcTrail trail) {
     }
 
     @Override

@@ -86,6 +86,45 @@ class CheckedReadsTest {
         assertEquals(List.of(), o.problems);
     }
 
+    /**
+     * A walk that takes the body CRC as it goes (a merge input read {@code checkedAsRead}, its
+     * reader's own check off) reads a sound file's records exactly as the plain walk does, and
+     * never reaches the end of a damaged one: every single-bit flip of the body and every
+     * truncation fails, as corruption naming the file, by the walk's end at the latest.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("golden")
+    void damagedNativesWalkedWithTheirCrcTakenAsReadNeverReachTheirEnd(GoldenFiles.Golden g,
+            @TempDir(factory = CorruptionTest.MemoryTempDir.class) Path tmp) throws IOException {
+        Path source = g.kv(GoldenFiles.dir());
+        try (NativeReader clean = SegmentFixtures.open(source, g.policy())) {
+            List<String> plain = encodedLines(EncodedRecords.of(clean));
+            List<String> checked = encodedLines(EncodedRecords.checkedAsRead(clean));
+            assertEquals(plain, checked);
+        }
+        byte[] original = Files.readAllBytes(source);
+        Path file = tmp.resolve(g.name() + ".kv");
+        List<String> problems = new ArrayList<>();
+        int cases = 0;
+        for (byte[] b : damaged(original, g.name(), FULL_SWEEP_BITS)) {
+            cases++;
+            Files.write(file, b);
+            String what = g.name() + " case " + cases + " (" + b.length + " bytes)";
+            try (NativeReader r = NativeReader.open(file, g.policy(), OpenMode.HEADER, false)) {
+                encodedLines(EncodedRecords.checkedAsRead(r));
+                problems.add(what + ": the walk reached its end");
+            } catch (CorruptSegmentException e) {
+                if (!file.equals(e.file())) {
+                    problems.add(what + ": names " + e.file());
+                }
+            } catch (RuntimeException | IOException e) {
+                problems.add(what + ": " + e);
+            }
+        }
+        assertEquals(List.of(), problems);
+        assertTrue(cases > 0);
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("storeGolden")
     void damagedNativesInAStoreNeverAnswerWronglyThroughGetOrCursor(GoldenFiles.Golden g, @TempDir(factory = CorruptionTest.MemoryTempDir.class) Path tmp)
@@ -214,7 +253,13 @@ class CheckedReadsTest {
                     + HEX.formatHex(loc.suffix().toArray(ValueLayout.JAVA_BYTE)) + " "
                     + (loc.tombstone() ? "∅" : HEX.formatHex(loc.value().toArray(ValueLayout.JAVA_BYTE))));
         }
-        EncodedRecords e = EncodedRecords.of(r);
+        lines.addAll(encodedLines(EncodedRecords.of(r)));
+        return lines;
+    }
+
+    /** The encoded records of a walk to its end, rendered as lines. */
+    private static List<String> encodedLines(EncodedRecords e) {
+        List<String> lines = new ArrayList<>();
         while (e.next()) {
             lines.add("encoded " + e.ordinal() + " " + e.retained() + " " + span(e, e.literalAt(), e.literalLength()) + " "
                     + (e.tombstone() ? "∅" : span(e, e.valueAt(), e.valueLength())));
