@@ -3,6 +3,7 @@ package dev.everett.merge;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
@@ -47,10 +48,15 @@ import java.util.List;
  *       those records (without the tombstones when they are dropped) and passes {@code verify()},
  *       canonical unless the cap is on.</li>
  * </ul>
- * In a normal build this replays the committed seeds under
- * {@code src/test/resources/dev/everett/merge/MergeFuzzTestInputs/crcRepaired/} (the native fuzz
- * seeds, written by {@link MergeFuzzCorpusTest}); set {@code JAZZER_FUZZ=1} to fuzz
- * (docs/fuzzing.md).
+ * The third merge takes the inputs' CRCs as it reads them ({@code checkInputsAsRead}), which
+ * must change nothing for a body that holds its CRC. {@link #bodyCrcAsGiven} repairs the header
+ * CRC only: a body that does not hold its CRC must then fail that checked merge as its CRC
+ * mismatch, naming the file, whatever its framing does on the way.
+ *
+ * <p>In a normal build this replays the committed seeds under
+ * {@code src/test/resources/dev/everett/merge/MergeFuzzTestInputs/{crcRepaired,bodyCrcAsGiven}/}
+ * (the native fuzz seeds, written by {@link MergeFuzzCorpusTest}); set {@code JAZZER_FUZZ=1} to
+ * fuzz (docs/fuzzing.md).
  */
 public class MergeFuzzTest {
     private static final Path DIR = FuzzInputs.scratchDirectory("everett-merge-fuzz-");
@@ -91,20 +97,69 @@ public class MergeFuzzTest {
         }
         Files.deleteIfExists(OTHER);
         SegmentFixtures.write(OTHER, policy, other);
-        merge(policy, walked, verified, true, TombstonePolicy.KEEP, false);
-        merge(policy, walked, verified, false, TombstonePolicy.KEEP, true);
-        merge(policy, walked, verified, true, TombstonePolicy.DROP, false);
+        merge(policy, walked, verified, true, TombstonePolicy.KEEP, false, false);
+        merge(policy, walked, verified, false, TombstonePolicy.KEEP, true, false);
+        merge(policy, walked, verified, true, TombstonePolicy.DROP, false, true);
+    }
+
+    @FuzzTest(maxDuration = "2m")
+    void bodyCrcAsGiven(byte[] data) throws IOException {
+        byte[] file = NativeFuzzTest.repairHeaderChecksum(data);
+        Files.write(INPUT, file);
+        for (Profile profile : Profile.values()) {
+            Policy derived = NativeFuzzTest.Derived.from(profile, file).policy();
+            for (ValueGrammar grammar : ValueGrammar.values()) {
+                Policy policy = derived.withGrammar(grammar);
+                boolean holds;
+                try (SegmentReader r = ENGINE.open(INPUT, policy, OpenMode.TYPED)) {
+                    try {
+                        r.verifyChecksum();
+                        holds = true;
+                    } catch (CorruptSegmentException e) {
+                        holds = false;
+                    }
+                } catch (CorruptSegmentException | PolicyMismatchException e) {
+                    continue; // refused at open, before any merge could read it
+                }
+                if (holds) {
+                    exercise(policy);
+                } else {
+                    mergeDamagedBody(policy);
+                }
+            }
+        }
+    }
+
+    /** The checked merge of an input whose body fails its CRC: refused as that mismatch, nothing left behind. */
+    private static void mergeDamagedBody(Policy policy) throws IOException {
+        Files.deleteIfExists(OTHER);
+        SegmentFixtures.write(OTHER, policy, List.of());
+        Files.deleteIfExists(OUTPUT);
+        try (SegmentReader fuzzed = ENGINE.open(INPUT, policy, OpenMode.TYPED);
+             SegmentReader second = ENGINE.open(OTHER, policy, OpenMode.TYPED)) {
+            CorruptSegmentException e = assertThrows(CorruptSegmentException.class, () -> {
+                try (MergeJob job = NativeMerger.of(fuzzed, second).into(OUTPUT).checkInputsAsRead(true).start()) {
+                    while (!job.done()) {
+                        job.step(STEP);
+                    }
+                    job.finish();
+                }
+            }, policy + ": a checked merge took an input whose body fails its CRC");
+            assertEquals(INPUT, e.file(), policy + ": " + e);
+            assertTrue(e.getMessage().contains("body CRC32C mismatch"), policy + ": reported as " + e);
+        }
+        assertTrue(Files.notExists(OUTPUT), policy + ": a refused merge left its output behind");
     }
 
     private static void merge(Policy policy, List<Rec> walked, boolean verified, boolean fuzzedOlder, TombstonePolicy tombstones,
-                              boolean cap) throws IOException {
+                              boolean cap, boolean checkAsRead) throws IOException {
         String run = (fuzzedOlder ? "fuzzed input older" : "fuzzed input newer") + ", tombstones " + tombstones
-                + (cap ? ", literal cap" : "") + ", " + policy;
+                + (cap ? ", literal cap" : "") + (checkAsRead ? ", CRCs as read" : "") + ", " + policy;
         Files.deleteIfExists(OUTPUT);
         try (SegmentReader fuzzed = ENGINE.open(INPUT, policy, OpenMode.TYPED);
              SegmentReader second = ENGINE.open(OTHER, policy, OpenMode.TYPED)) {
             NativeMerger merger = fuzzedOlder ? NativeMerger.of(fuzzed, second) : NativeMerger.of(second, fuzzed);
-            try (MergeJob job = merger.into(OUTPUT).tombstones(tombstones).capTombstoneLiterals(cap).start()) {
+            try (MergeJob job = merger.into(OUTPUT).tombstones(tombstones).capTombstoneLiterals(cap).checkInputsAsRead(checkAsRead).start()) {
                 while (!job.done()) {
                     job.step(STEP);
                 }

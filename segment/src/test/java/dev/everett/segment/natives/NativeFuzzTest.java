@@ -105,6 +105,19 @@ public class NativeFuzzTest {
         return b;
     }
 
+    /** {@code data} with its header CRC made right (when it has a header); the body CRC stays as given. */
+    public static byte[] repairHeaderChecksum(byte[] data) {
+        if (data.length < HEADER) {
+            return data;
+        }
+        byte[] b = data.clone();
+        LittleEndian.putU32(b, Envelope.HEADER_CRC_OFFSET, 0);
+        CRC32C header = new CRC32C();
+        header.update(b, 0, HEADER);
+        LittleEndian.putU32(b, Envelope.HEADER_CRC_OFFSET, header.getValue());
+        return b;
+    }
+
     static void exercise(byte[] data) throws IOException {
         Files.write(INPUT, data);
         for (Profile profile : Profile.values()) {
