@@ -71,12 +71,21 @@ public class MergeFuzzTest {
     void crcRepaired(byte[] data) throws IOException {
         byte[] file = NativeFuzzTest.repairChecksums(data);
         Files.write(INPUT, file);
+        for (Policy policy : policies(file)) {
+            exercise(policy);
+        }
+    }
+
+    /** The policies a file is read under: each profile's, as the file describes it, in every value grammar. */
+    private static List<Policy> policies(byte[] file) {
+        List<Policy> out = new ArrayList<>();
         for (Profile profile : Profile.values()) {
             Policy derived = NativeFuzzTest.Derived.from(profile, file).policy();
             for (ValueGrammar grammar : ValueGrammar.values()) {
-                exercise(derived.withGrammar(grammar));
+                out.add(derived.withGrammar(grammar));
             }
         }
+        return out;
     }
 
     /** What the native reader makes of the input under {@code policy}, then the three merges. */
@@ -106,26 +115,22 @@ public class MergeFuzzTest {
     void bodyCrcAsGiven(byte[] data) throws IOException {
         byte[] file = NativeFuzzTest.repairHeaderChecksum(data);
         Files.write(INPUT, file);
-        for (Profile profile : Profile.values()) {
-            Policy derived = NativeFuzzTest.Derived.from(profile, file).policy();
-            for (ValueGrammar grammar : ValueGrammar.values()) {
-                Policy policy = derived.withGrammar(grammar);
-                boolean holds;
-                try (SegmentReader r = ENGINE.open(INPUT, policy, OpenMode.TYPED)) {
-                    try {
-                        r.verifyChecksum();
-                        holds = true;
-                    } catch (CorruptSegmentException e) {
-                        holds = false;
-                    }
-                } catch (CorruptSegmentException | PolicyMismatchException e) {
-                    continue; // refused at open, before any merge could read it
+        for (Policy policy : policies(file)) {
+            boolean holds;
+            try (SegmentReader r = ENGINE.open(INPUT, policy, OpenMode.TYPED)) {
+                try {
+                    r.verifyChecksum();
+                    holds = true;
+                } catch (CorruptSegmentException e) {
+                    holds = false;
                 }
-                if (holds) {
-                    exercise(policy);
-                } else {
-                    mergeDamagedBody(policy);
-                }
+            } catch (CorruptSegmentException | PolicyMismatchException e) {
+                continue; // refused at open, before any merge could read it
+            }
+            if (holds) {
+                exercise(policy);
+            } else {
+                mergeDamagedBody(policy);
             }
         }
     }
