@@ -29,7 +29,9 @@ import java.util.zip.CRC32C;
  * pages are holes, filled on first touch) instead of {@code pwrite}; and an input copied whole
  * into anonymous huge pages as the compaction job copies it ({@code FileInMemory}), into pages
  * mapped for the copy and unmapped after it, against pages kept from an earlier round (what a
- * pool of copy memory would save). Prints the
+ * pool of copy memory would save). The last row is the CRC of the same file taken 32 KiB at a
+ * time right after each window was read, as a merge takes its inputs' CRCs behind its reading
+ * (the bytes are in cache; two clock reads a window included). Prints the
  * median of the rounds after the first half, in ms. Context for docs/benchmarks/compaction.md
  * ("The kernel's share", "A new machine").
  *
@@ -42,7 +44,9 @@ public final class KernelCosts {
     private static final int CHUNK = 1 << 16;
     private static final String[] NAMES = {"write", "fallocate", "write after fallocate", "delete", "map and CRC (first pass)", "CRC (pages mapped)", "unmap",
         "map and MADV_POPULATE_READ", "CRC after populating", "pread 64 KiB and CRC",
-        "write through a mapping", "pread to new huge pages, CRC", "pread to reused ones, CRC"};
+        "write through a mapping", "pread to new huge pages, CRC", "pread to reused ones, CRC", "CRC of cached 32 KiB windows"};
+    /** The step in which a merge takes its inputs' CRCs behind its reading ({@code BodyCrcTrail}). */
+    private static final int WINDOW = 32 << 10;
     /** {@code MADV_POPULATE_READ} (Linux 5.14). */
     private static final int MADV_POPULATE_READ = 22;
     private static final int MADV_HUGEPAGE = 14;
@@ -112,11 +116,30 @@ public final class KernelCosts {
                 if (first.getValue() != second.getValue()) {
                     throw new IllegalStateException("two CRCs of one mapping differ");
                 }
+                // The CRC of bytes just read (in cache), as a merge takes its inputs' CRCs behind
+                // its reading: each window is read once untimed, then its CRC timed.
+                long cached = 0;
+                CRC32C hot = new CRC32C();
+                long sink = 0;
+                for (long at = 0; at < bytes; at += WINDOW) {
+                    ByteBuffer w = m.asSlice(at, Math.min(WINDOW, bytes - at)).asByteBuffer();
+                    CRC32C warm = new CRC32C();
+                    warm.update(w.duplicate());
+                    sink += warm.getValue();
+                    long c0 = System.nanoTime();
+                    hot.update(w);
+                    cached += System.nanoTime() - c0;
+                }
+                t[13][r] = cached / 1e6;
+                if (hot.getValue() != first.getValue() || sink == 0) {
+                    throw new IllegalStateException("the windows' CRC differs from the whole file's");
+                }
+                long u0 = System.nanoTime();
                 arena.close();
                 t7 = System.nanoTime();
                 t[4][r] = (t5 - s0) / 1e6;
                 t[5][r] = (t6 - t5) / 1e6;
-                t[6][r] = (t7 - t6) / 1e6;
+                t[6][r] = (t7 - u0) / 1e6;
                 try (Arena populated = Arena.ofShared()) {
                     long p0 = System.nanoTime();
                     MemorySegment pm = ch.map(FileChannel.MapMode.READ_ONLY, 0, bytes, populated);
