@@ -256,7 +256,7 @@ class LifecycleTest {
             Set<String> filesBefore = dataFiles(root);
             try (CompactionJob job = tree.compact(allOf(tree))) {
                 while (job.progress().inputRecords() == 0) {
-                    job.step(10); // the first steps verify the inputs, then merging starts
+                    job.step(10); // the first steps may prepare the inputs (copy or check them), then merging starts
                 }
                 job.cancel();
                 assertTrue(job.cancelled());
