@@ -14,7 +14,6 @@ import dev.everett.segment.index.IndexBuilder;
 import dev.everett.segment.index.IndexDirectory;
 import dev.everett.segment.index.IndexReader;
 import dev.everett.segment.io.AtomicFile;
-import dev.everett.segment.io.DirectoryEntries;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.WrittenFiles;
 import dev.everett.segment.natives.NativeReader;
@@ -174,7 +173,7 @@ public final class OpenObjects implements AutoCloseable {
     }
 
     private static void refuseExisting(Path p, ObjectId id) throws FileAlreadyExistsException {
-        if (DirectoryEntries.exists(p)) {
+        if (Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
             throw new FileAlreadyExistsException(p.toString(), null, "object " + id + " exists and objects are immutable once published");
         }
     }
@@ -262,7 +261,7 @@ public final class OpenObjects implements AutoCloseable {
     public synchronized boolean delete(ObjectId id) throws IOException {
         Objects.requireNonNull(id, "id");
         requireOpen();
-        if (!DirectoryEntries.exists(nativePath(id)) && !DirectoryEntries.exists(indexPath(id))) {
+        if (!Files.exists(nativePath(id), LinkOption.NOFOLLOW_LINKS) && !Files.exists(indexPath(id), LinkOption.NOFOLLOW_LINKS)) {
             throw new NoSuchFileException(nativePath(id).toString(), indexPath(id).toString(), "no object " + id + " in this store");
         }
         if (holds.getOrDefault(id, 0) > 0) {

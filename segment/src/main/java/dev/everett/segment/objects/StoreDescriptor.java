@@ -9,7 +9,6 @@ import dev.everett.api.Unit;
 import dev.everett.api.ValueGrammar;
 import dev.everett.api.ValueWidth;
 import dev.everett.segment.io.AtomicFile;
-import dev.everett.segment.io.DirectoryEntries;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +60,7 @@ final class StoreDescriptor {
     /** As {@link #check}, for a store that writes nothing: a missing descriptor is an error, not written. */
     static void checkExisting(Path root, Policy policy) throws IOException {
         Path file = root.resolve(FILE_NAME);
-        if (!DirectoryEntries.exists(file)) {
+        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             throw new java.nio.file.NoSuchFileException(file.toString(), null, "object store descriptor is missing (a read-only store writes none)");
         }
         compare(file, read(file), policy);
@@ -76,7 +75,7 @@ final class StoreDescriptor {
      */
     static void check(Path root, Policy policy) throws IOException {
         Path file = root.resolve(FILE_NAME);
-        if (!DirectoryEntries.exists(file)) {
+        if (!Files.exists(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             try {
                 write(file, policy);
                 return;
