@@ -66,18 +66,28 @@ public interface MergeBuilder {
      * pass over every input before the merge (on the machines measured, a compaction's separate
      * pass took a tenth of its time). Each input's CRC is compared when the merge has read it to
      * its end: the step that does so fails with {@link CorruptSegmentException} naming the file
-     * if the input is not what its writer published, and so does {@link MergeJob#finish()} before
-     * it publishes anything. A step that fails for another reason part way (a framing error, a
-     * value merger refusing a value) first completes the checks, and reports a damaged input as
-     * its CRC mismatch with that failure suppressed.
+     * if the input is not what its writer published, and {@link MergeJob#finish()} checks every
+     * input again before it publishes the last output. A step that fails part way for a reason
+     * damage can cause (a framing error, a value merger refusing a value, an allocation too large
+     * for the heap) first completes the checks, and reports a damaged input as its CRC mismatch
+     * with that failure suppressed; an input closed or truncated during the merge is reported as
+     * such, and an {@link java.io.IOException} (the output's) as it is.
      *
      * <p>Until an input's check has passed, what the merge read from it is framing-checked only:
      * a value merger may be given a value of a damaged input (its result is then discarded with
-     * the merge), and outputs published by a split merge before the failure are deleted by
-     * {@link MergeJob#close()} as for any merge that does not finish. Hosts whose value merger
+     * the merge), and outputs a split merge published before the failure are deleted by
+     * {@link MergeJob#close()}, as for any merge that does not finish. Hosts whose value merger
      * must only see checked values leave this off.
+     *
+     * @throws UnsupportedOperationException if {@code check} is true and the engine cannot
+     *         (the default; {@link MergeEngine#checksInputsAsRead()} says whether it can)
      */
-    MergeBuilder checkInputsAsRead(boolean check);
+    default MergeBuilder checkInputsAsRead(boolean check) {
+        if (check) {
+            throw new UnsupportedOperationException(getClass().getName() + " cannot take its inputs' CRCs as it reads them");
+        }
+        return this;
+    }
 
     /**
      * Opens the inputs' encoded cursors and the output and reads the first record of each input.

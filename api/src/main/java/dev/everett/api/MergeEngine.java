@@ -18,6 +18,15 @@ public interface MergeEngine {
      */
     MergeBuilder merge(List<? extends SegmentReader> runs);
 
+    /**
+     * Whether this engine's merges can take their inputs' body CRCs as they read them
+     * ({@link MergeBuilder#checkInputsAsRead}); a host that relies on that instead of checking
+     * its inputs first asks here (false by default: an engine that does not answer cannot).
+     */
+    default boolean checksInputsAsRead() {
+        return false;
+    }
+
     /** The first merge engine on the class or module path. */
     static MergeEngine load() {
         return ServiceLoader.load(MergeEngine.class).findFirst()

@@ -25,7 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * output in its own segment directory, indexed when the merge finishes. Every input's body CRC is
  * checked (even if an earlier read checked it), so a file damaged on disk fails the job, naming
  * the file, instead of leaking into its outputs. With the default value merger, which reads no
- * value, the merge takes each CRC as it reads the input ({@link MergeBuilder#checkInputsAsRead}),
+ * value, and a merge engine that can ({@link dev.everett.api.MergeEngine#checksInputsAsRead()}),
+ * the merge takes each CRC as it reads the input ({@link MergeBuilder#checkInputsAsRead}),
  * over bytes still in cache, and nothing is published into the version unless every one held;
  * with a host's merger, which must see only checked values, each step before the merge checks
  * one input ({@link SegmentReader#verifyChecksum()}). A body that holds its CRC is what its writer
@@ -147,6 +148,7 @@ class SegmentCompaction implements CompactionJob {
     private boolean probed;
     /** Whether the merge takes the inputs' CRCs as it reads them, instead of a pass over each input before it. */
     private final boolean checkAsRead;
+    private final MergeEngine mergeEngine;
 
     SegmentCompaction(SegmentFiles segments, List<SegmentMeta> inputMetas, ValueMerger values, TombstonePolicy tombstones,
                       long targetFileBytes, FilterPolicy filters, byte[] hostBlob, boolean inputsInMemory) throws IOException {
@@ -155,7 +157,8 @@ class SegmentCompaction implements CompactionJob {
         this.inputsInMemory = inputsInMemory && segments.engine().readsIntoMemory();
         this.hostBlob = hostBlob;
         this.values = values;
-        this.checkAsRead = values == ValueMerger.NEWER_WINS;
+        this.mergeEngine = MergeEngine.load();
+        this.checkAsRead = values == ValueMerger.NEWER_WINS && mergeEngine.checksInputsAsRead();
         this.tombstones = tombstones;
         this.targetFileBytes = targetFileBytes;
         this.outputOptions = segments.writingOptions(filters);
@@ -206,7 +209,7 @@ class SegmentCompaction implements CompactionJob {
                     verified++;
                 }
                 if (verified == readers.size()) {
-                    merge = MergeEngine.load().merge(readers)
+                    merge = mergeEngine.merge(readers)
                             .values(values)
                             .tombstones(tombstones)
                             .checkInputsAsRead(checkAsRead)

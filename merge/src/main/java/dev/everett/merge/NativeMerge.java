@@ -2,6 +2,7 @@ package dev.everett.merge;
 
 import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.KeyedValueMerger;
+import dev.everett.api.MergeBuilder;
 import dev.everett.api.MergeJob;
 import dev.everett.api.MergeOutput;
 import dev.everett.api.MergeProgress;
@@ -145,14 +146,16 @@ final class NativeMerge implements MergeJob {
 
     /**
      * An input whose body CRC, taken as the merge reads it ({@link MergeBuilder#checkInputsAsRead}),
-     * turns out wrong once completed: the damage that explains whatever {@code e} is (a framing
-     * error part way, a value merger refusing a damaged value), reported as the file's CRC
-     * mismatch with {@code e} suppressed. Null if every input's body holds (or none is checked
-     * as read).
+     * turns out wrong once completed: the damage that explains {@code e} (a framing error part
+     * way, a value merger refusing a damaged value, an array too large for the heap sized by a
+     * damaged length), reported as the file's CRC mismatch with {@code e} suppressed. Null if
+     * every input's body holds (or none is checked as read), and for an {@link IOException}: the
+     * inputs are read from memory, so that is the output's, and reading every input to its end
+     * first would only delay the report (a full disk, an interrupt).
      */
     static RuntimeException damaged(EncodedRecords[] runs, Throwable e) {
-        if (e instanceof VirtualMachineError) {
-            return null; // out of memory or stack: no time to read the inputs to their ends
+        if (e instanceof IOException) {
+            return null;
         }
         for (EncodedRecords r : runs) {
             try {
@@ -163,8 +166,11 @@ final class NativeMerge implements MergeJob {
                 }
                 c.addSuppressed(e);
                 return c;
-            } catch (RuntimeException | Error other) {
+            } catch (RuntimeException other) {
                 e.addSuppressed(other); // the input cannot be read to its end: report e as it is
+            } catch (Error fatal) {
+                fatal.addSuppressed(e);
+                throw fatal;
             }
         }
         return null;
@@ -387,7 +393,7 @@ final class NativeMerge implements MergeJob {
         }
         try {
             for (EncodedRecords r : runs) {
-                r.checkBody(); // passed already where the walk reached its end; an empty input has no walk
+                r.checkBody(); // passed already: every input's walk has reached its end (an empty one's as the merge started)
             }
             SegmentInfo info = output.finish();
             state = State.FINISHED;

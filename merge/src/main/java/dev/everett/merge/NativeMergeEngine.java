@@ -11,4 +11,10 @@ public final class NativeMergeEngine implements MergeEngine {
     public MergeBuilder merge(List<? extends SegmentReader> runs) {
         return NativeMerger.of(runs);
     }
+
+    /** The native merger takes its inputs' CRCs as it reads them when asked ({@link NativeMerger#checkInputsAsRead}). */
+    @Override
+    public boolean checksInputsAsRead() {
+        return true;
+    }
 }

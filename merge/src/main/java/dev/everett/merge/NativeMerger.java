@@ -1,7 +1,6 @@
 package dev.everett.merge;
 
 import dev.everett.api.CommonWidthRule;
-import dev.everett.api.CorruptSegmentException;
 import dev.everett.api.KeyedValueMerger;
 import dev.everett.api.MergeBuilder;
 import dev.everett.api.MergeJob;
@@ -154,7 +153,7 @@ public final class NativeMerger implements MergeBuilder {
         EncodedRecords[] runs = new EncodedRecords[inputs.size()];
         for (int i = 0; i < runs.length; i++) {
             inputs.get(i).recordCount(); // a closed reader refuses this, naming its file (its mapping is gone)
-            runs[i] = checkInputsAsRead ? checkedAsRead(inputs.get(i)) : EncodedRecords.of(inputs.get(i));
+            runs[i] = checkInputsAsRead ? EncodedRecords.checkedAsRead(inputs.get(i)) : EncodedRecords.of(inputs.get(i));
         }
         CommonWidthRule rule = widthRule;
         OutputFiles files = splitFiles != null ? splitFiles : ordinal -> target;
@@ -168,25 +167,6 @@ public final class NativeMerger implements MergeBuilder {
             RuntimeException explained = NativeMerge.explain(runs, e);
             if (explained != null) {
                 throw explained;
-            }
-            throw e;
-        }
-    }
-
-    /**
-     * The input's records with its body CRC taken as they are read; if the walk cannot even start
-     * (its block directory is damaged, say), the input's CRC decides what is reported: a body
-     * that does not hold it is reported as its mismatch, as a failure part way would be.
-     */
-    private static EncodedRecords checkedAsRead(SegmentReader input) {
-        try {
-            return EncodedRecords.checkedAsRead(input);
-        } catch (CorruptSegmentException e) {
-            try {
-                input.verifyChecksum();
-            } catch (CorruptSegmentException damaged) {
-                damaged.addSuppressed(e);
-                throw damaged;
             }
             throw e;
         }

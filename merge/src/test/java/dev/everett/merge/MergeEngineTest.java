@@ -85,4 +85,22 @@ class MergeEngineTest {
             assertThrows(IllegalStateException.class, () -> merges.merge(List.of(only)).start());
         }
     }
+
+    /**
+     * Taking the inputs' CRCs as read is a capability an engine declares: this module's engine
+     * does; an engine that says nothing cannot, and its builders refuse to be asked (so a host
+     * relying on it checks its inputs first instead of trusting a builder that ignored the ask).
+     */
+    @Test
+    void onlyAnEngineThatDeclaresItTakesItsInputsCrcsAsRead() throws Exception {
+        assertTrue(MergeEngine.load().checksInputsAsRead());
+        MergeEngine silent = runs -> null;
+        assertFalse(silent.checksInputsAsRead());
+        dev.everett.api.MergeBuilder bare = (dev.everett.api.MergeBuilder) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {dev.everett.api.MergeBuilder.class},
+                (proxy, method, args) -> method.isDefault() ? java.lang.reflect.InvocationHandler.invokeDefault(proxy, method, args) : null);
+        assertTrue(bare == bare.checkInputsAsRead(false), "asking for no check is always allowed");
+        UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class, () -> bare.checkInputsAsRead(true));
+        assertTrue(refused.getMessage().contains("cannot take its inputs' CRCs"), refused.getMessage());
+    }
 }

@@ -94,7 +94,13 @@ public final class EncodedRecords {
      * (the damage behind a framing error is then reported as the file's CRC mismatch).
      */
     public static EncodedRecords checkedAsRead(SegmentReader reader) {
-        return new EncodedRecords(nativeOf(reader), true);
+        NativeReader r = nativeOf(reader);
+        try {
+            return new EncodedRecords(r, true);
+        } catch (CorruptSegmentException e) {
+            // The walk cannot start (a damaged directory, say): report damage as damage.
+            throw r.explainedByBody(e);
+        }
     }
 
     private static NativeReader nativeOf(SegmentReader reader) {

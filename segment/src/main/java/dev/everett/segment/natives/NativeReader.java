@@ -314,6 +314,24 @@ public final class NativeReader implements SegmentReader {
         return new Checking(t, new BodyCrcTrail(file, envelope, corruption, () -> bodyChecked(t)));
     }
 
+    /**
+     * What to report for {@code e}, a refusal of this native's directory or framing met before
+     * its body CRC was checked: the body's CRC mismatch (with {@code e} suppressed) if the body
+     * does not hold it, since damage explains the refusal; else {@code e}. Parses nothing, so a
+     * damaged directory does not stand in the way.
+     */
+    public CorruptSegmentException explainedByBody(CorruptSegmentException e) {
+        try {
+            FullScan.bodyCrc(file, envelope, corruption);
+        } catch (CorruptSegmentException damaged) {
+            damaged.addSuppressed(e);
+            return damaged;
+        } catch (RuntimeException unreadable) {
+            e.addSuppressed(unreadable); // closed meanwhile, say: report the refusal as it is
+        }
+        return e;
+    }
+
     /** The state {@link #checking()} gives: the parsed directory and the CRC to take while walking it. */
     public record Checking(Typed typed, BodyCrcTrail trail) {
     }

@@ -45,6 +45,15 @@ public final class SegmentFixtures {
         return NativeReader.open(file, policy, OpenMode.TYPED);
     }
 
+    /**
+     * A reader of {@code file} with its own body CRC check off (as {@code verify_checksums =
+     * false}): only a walk that checks as it reads (a merge's {@code checkInputsAsRead}) can then
+     * refuse a damaged body.
+     */
+    public static SegmentReader openUnchecked(Path file, Policy policy) throws IOException {
+        return NativeReader.open(file, policy, OpenMode.TYPED, false);
+    }
+
     /** Every record, in order, through a fresh cursor. */
     public static List<Rec> walk(SegmentReader reader) {
         List<Rec> out = new ArrayList<>();
