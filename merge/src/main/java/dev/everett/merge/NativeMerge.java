@@ -161,8 +161,8 @@ final class NativeMerge implements MergeJob {
             try {
                 r.checkBody();
             } catch (CorruptSegmentException c) {
-                if (e instanceof CorruptSegmentException same && same.getMessage().equals(c.getMessage())) {
-                    return same; // the walk's own end reported this mismatch
+                if (c == e) {
+                    return c; // the walk's own end reported this mismatch
                 }
                 c.addSuppressed(e);
                 return c;

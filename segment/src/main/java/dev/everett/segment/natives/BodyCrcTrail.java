@@ -24,6 +24,8 @@ public final class BodyCrcTrail {
     /** File offset up to which the CRC has been taken. */
     private long taken = Envelope.BYTES;
     private boolean held;
+    /** The mismatch found, thrown again by every later {@link #finish()}. */
+    private RuntimeException failed;
 
     BodyCrcTrail(MemorySegment file, Envelope envelope, Corruption corruption, Runnable passed) {
         this.file = file;
@@ -41,30 +43,28 @@ public final class BodyCrcTrail {
         }
     }
 
-    /** File offset up to which the CRC has been taken. */
-    public long taken() {
-        return taken;
-    }
-
     /**
      * Adds the rest of the body and compares the CRC with the stored one; does nothing once it has
      * passed.
      *
      * @throws dev.everett.api.CorruptSegmentException naming the file, if the body is not what
-     *         its writer published (again on every later call)
+     *         its writer published (the same exception again on every later call)
      */
     public void finish() {
         if (held) {
             return;
         }
+        if (failed != null) {
+            throw failed;
+        }
         catchUp(file.byteSize());
-        FullScan.requireBodyCrc(crc.getValue(), envelope, corruption);
+        try {
+            FullScan.requireBodyCrc(crc.getValue(), envelope, corruption);
+        } catch (RuntimeException mismatch) {
+            failed = mismatch;
+            throw mismatch;
+        }
         held = true;
         passed.run();
-    }
-
-    /** True once {@link #finish()} has passed. */
-    public boolean held() {
-        return held;
     }
 }
