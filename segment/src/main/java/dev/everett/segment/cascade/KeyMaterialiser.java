@@ -62,7 +62,7 @@ public final class KeyMaterialiser {
             boundary = new byte[path > 0 ? 1 : 0];
             boundaryLength = path;
         } else {
-            ix.corruption().require(level > 0, IndexDirectory.inFile(IndexDirectory.VIRTUAL_COUNT), "group " + group + " of a head catalog");
+            ix.corruption().require(level > 0, IndexDirectory.inFile(IndexDirectory.VIRTUAL_COUNT), () -> "group " + group + " of a head catalog");
             GroupKeys above = decode(level - 1, IndexReader.MAIN, group);
             boundary = above.keyOf(group);
             boundaryLength = above.lengthOf(group);

@@ -206,27 +206,27 @@ public final class KeyFilter implements AutoCloseable {
             MemorySegment f = MappedFile.readOnly(path, arena);
             Corruption c = new Corruption(path);
             long size = f.byteSize();
-            c.require(size >= HEADER, size, "a key filter has a " + HEADER + "-byte header, the file has " + size + " bytes");
+            c.require(size >= HEADER, size, () -> "a key filter has a " + HEADER + "-byte header, the file has " + size + " bytes");
             c.require(f.get(LONG_LE, 0) == MAGIC, 0, "key filter magic \"EVJ.KF1\\0\"");
             int probes = f.get(INT_LE, 8);
-            c.require(probes >= 1 && probes <= MAX_PROBES, 8, "probes per key in 1.." + MAX_PROBES + ", found " + probes);
+            c.require(probes >= 1 && probes <= MAX_PROBES, 8, () -> "probes per key in 1.." + MAX_PROBES + ", found " + probes);
             int bitsPerKey = f.get(INT_LE, 12);
             c.require(bitsPerKey >= 1 && bitsPerKey <= FilterPolicy.MAX_BITS_PER_KEY, 12,
-                    "bits per key in 1.." + FilterPolicy.MAX_BITS_PER_KEY + ", found " + bitsPerKey);
+                    () -> "bits per key in 1.." + FilterPolicy.MAX_BITS_PER_KEY + ", found " + bitsPerKey);
             long keys = f.get(LONG_LE, 16);
-            c.require(keys == natives.recordCount(), 16, "key count " + keys + " equals the native's record count " + natives.recordCount());
+            c.require(keys == natives.recordCount(), 16, () -> "key count " + keys + " equals the native's record count " + natives.recordCount());
             long blocks = f.get(LONG_LE, 24);
             long expected = blocksFor(keys, bitsPerKey);
-            c.require(blocks == expected, 24, "block count " + blocks + " equals ceil(keys × bits per key / 512) = " + expected);
+            c.require(blocks == expected, 24, () -> "block count " + blocks + " equals ceil(keys × bits per key / 512) = " + expected);
             c.require(size == HEADER + blocks * BLOCK_BYTES, size,
-                    "file bytes equal the header plus " + blocks + " blocks of " + BLOCK_BYTES + " (" + (HEADER + blocks * BLOCK_BYTES) + "), found " + size);
+                    () -> "file bytes equal the header plus " + blocks + " blocks of " + BLOCK_BYTES + " (" + (HEADER + blocks * BLOCK_BYTES) + "), found " + size);
             byte[] id = f.asSlice(32, 16).toArray(ValueLayout.JAVA_BYTE);
             ObjectId named = ObjectId.fromBytes(id, 0);
-            c.require(named.equals(nativeId), 32, "filter names native " + named + ", not " + nativeId);
+            c.require(named.equals(nativeId), 32, () -> "filter names native " + named + ", not " + nativeId);
             long nativeBytes = f.get(LONG_LE, 48);
-            c.require(nativeBytes == natives.fileBytes(), 48, "native file bytes " + nativeBytes + " equal the native's " + natives.fileBytes());
+            c.require(nativeBytes == natives.fileBytes(), 48, () -> "native file bytes " + nativeBytes + " equal the native's " + natives.fileBytes());
             int crc = f.get(INT_LE, 56);
-            c.require(crc == nativeCrc(natives), 56, "native header CRC32C " + Integer.toHexString(crc)
+            c.require(crc == nativeCrc(natives), 56, () -> "native header CRC32C " + Integer.toHexString(crc)
                     + " equals the native's " + Integer.toHexString(nativeCrc(natives)));
             c.require(checksumHolds(f), 60, "CRC32C of the filter");
             return new KeyFilter(arena, f, c, probes, blocks);

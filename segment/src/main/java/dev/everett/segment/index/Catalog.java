@@ -43,21 +43,21 @@ public final class Catalog {
         IndexDirectory d = index.directory();
         Corruption c = index.corruption();
         long k = index.groupSize();
-        c.require(d.nativeId().equals(nativeId), IndexDirectory.inFile(IndexDirectory.NATIVE_ID), "index names native " + d.nativeId() + " but the catalog's native is " + nativeId);
+        c.require(d.nativeId().equals(nativeId), IndexDirectory.inFile(IndexDirectory.NATIVE_ID), () -> "index names native " + d.nativeId() + " but the catalog's native is " + nativeId);
         c.require(index.nativeCount() == nativeReader.recordCount(), IndexDirectory.inFile(IndexDirectory.VIRTUAL_COUNT),
-                "index describes " + index.nativeCount() + " native records but the native has " + nativeReader.recordCount());
+                () -> "index describes " + index.nativeCount() + " native records but the native has " + nativeReader.recordCount());
         c.require(d.present()[0] == (main != null), IndexDirectory.inFile(IndexDirectory.TARGET_FLAGS), "main-target flag disagrees with the chain");
         if (main != null) {
             c.require(d.mainNativeId().equals(main.nativeId) && d.mainIndexId().equals(main.indexId), IndexDirectory.inFile(IndexDirectory.MAIN_NATIVE_ID),
-                    "main target recorded as " + d.mainNativeId() + "/" + d.mainIndexId() + " but bound to " + main.nativeId + "/" + main.indexId);
+                    () -> "main target recorded as " + d.mainNativeId() + "/" + d.mainIndexId() + " but bound to " + main.nativeId + "/" + main.indexId);
             c.require(d.counts()[0] == main.index.groups(), IndexDirectory.inFile(IndexDirectory.BORROWED_COUNTS),
-                    "main route holds " + d.counts()[0] + " samples but its target has " + main.index.groups() + " groups");
+                    () -> "main route holds " + d.counts()[0] + " samples but its target has " + main.index.groups() + " groups");
         }
         c.require(d.present()[1] == (secondary != null), IndexDirectory.inFile(IndexDirectory.TARGET_FLAGS + 1), "secondary-target flag disagrees with the chain");
         if (secondary != null) {
-            c.require(d.secondaryId().equals(secondaryId), IndexDirectory.inFile(IndexDirectory.SECONDARY_ID), "secondary recorded as " + d.secondaryId() + " but bound to " + secondaryId);
+            c.require(d.secondaryId().equals(secondaryId), IndexDirectory.inFile(IndexDirectory.SECONDARY_ID), () -> "secondary recorded as " + d.secondaryId() + " but bound to " + secondaryId);
             c.require(d.counts()[1] == LittleEndian.ceilDiv(secondary.recordCount(), k), IndexDirectory.inFile(IndexDirectory.BORROWED_COUNTS + 8),
-                    "secondary route holds " + d.counts()[1] + " samples but its leaf has " + secondary.recordCount() + " records");
+                    () -> "secondary route holds " + d.counts()[1] + " samples but its leaf has " + secondary.recordCount() + " records");
         }
     }
 

@@ -142,8 +142,8 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         int magic = (int) LittleEndian.u32(s, body);
         c.require(magic != MAGIC_IX02, body, "IX02 (single-route) index directories are not supported");
         c.require(magic == MAGIC, body, "bad index directory magic: expected \"IX03\"");
-        c.require(LittleEndian.u16(s, body + 4) == VERSION, body + 4, "IX03 directory version must be 3, found " + LittleEndian.u16(s, body + 4));
-        c.require(LittleEndian.u16(s, body + 6) == SECTIONS, body + 6, "IX03 section count must be 18, found " + LittleEndian.u16(s, body + 6));
+        c.require(LittleEndian.u16(s, body + 4) == VERSION, body + 4, () -> "IX03 directory version must be 3, found " + LittleEndian.u16(s, body + 4));
+        c.require(LittleEndian.u16(s, body + 6) == SECTIONS, body + 6, () -> "IX03 section count must be 18, found " + LittleEndian.u16(s, body + 6));
         long v = LittleEndian.u64(s, body + VIRTUAL_COUNT);
         long[] counts = new long[2];
         long[] extents = new long[2];
@@ -158,14 +158,16 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
             universes[r] = LittleEndian.u64(s, body + UNIVERSES + 8 * r);
             lows[r] = LittleEndian.u8(s, body + LOW_WIDTHS + r);
             int flag = LittleEndian.u8(s, body + TARGET_FLAGS + r);
-            c.require(flag <= 1, body + TARGET_FLAGS + r, "target flag must be 0 or 1, found " + flag);
+            c.require(flag <= 1, body + TARGET_FLAGS + r, () -> "target flag must be 0 or 1, found " + flag);
             present[r] = flag == 1;
         }
         for (long i = 84; i < 88; i++) {
-            c.require(LittleEndian.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+            long at = i;
+            c.require(LittleEndian.u8(s, body + at) == 0, body + at, () -> "reserved directory byte " + at + " must be 0");
         }
         for (long i = 152; i < 160; i++) {
-            c.require(LittleEndian.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+            long at = i;
+            c.require(LittleEndian.u8(s, body + at) == 0, body + at, () -> "reserved directory byte " + at + " must be 0");
         }
         ObjectId nativeId = id(s, body + NATIVE_ID);
         ObjectId mainNative = id(s, body + MAIN_NATIVE_ID);
@@ -188,22 +190,23 @@ public record IndexDirectory(long virtualCount, long[] counts, long[] extents, l
         long g = groups(v, k);
         int b = classBits(k);
         for (int r = 0; r < 2; r++) {
+            int route = r; // for the messages, built only on failure
             long slot = body + DESCRIPTORS + 16L * fcSlot(r);
             c.require(Long.compareUnsigned(extents[r], Long.MAX_VALUE / 8) <= 0 && lengths[fcSlot(r)] == LittleEndian.ceilDiv(extents[r] * bitsPerUnit, 8), slot + 8,
-                    "route " + r + " FC section length disagrees with its extent");
-            c.require(lows[r] <= 63, body + LOW_WIDTHS + r, "route " + r + " Elias–Fano low width must be ≤ 63");
+                    () -> "route " + route + " FC section length disagrees with its extent");
+            c.require(lows[r] <= 63, body + LOW_WIDTHS + r, () -> "route " + route + " Elias–Fano low width must be ≤ 63");
             long n = LittleEndian.ceilDiv(counts[r], env.blockWidth()) + 1;
-            c.require(universes[r] == extents[r], body + UNIVERSES + 8 * r, "route " + r + " Elias–Fano universe must equal its FC extent");
+            c.require(universes[r] == extents[r], body + UNIVERSES + 8 * r, () -> "route " + route + " Elias–Fano universe must equal its FC extent");
             c.require(counts[r] > 0 || (extents[r] == 0 && terminals[r] == 0), body + EXTENTS + 8 * r, "empty route must have extent 0 and terminal length 0");
-            c.require(Long.compareUnsigned(terminals[r], extents[r]) <= 0, body + TERMINAL_LENGTHS + 8 * r, "route " + r + " terminal key length exceeds its extent");
-            c.require(lengths[fcSlot(r) + 1] == 8 * EliasFano.lowWords(n, lows[r]), slot + 24, "route " + r + " Elias–Fano low section size");
-            c.require(lengths[fcSlot(r) + 2] == 8 * EliasFano.highWords(universes[r], lows[r], n), slot + 40, "route " + r + " Elias–Fano high section size");
-            c.require(lengths[fcSlot(r) + 3] == 16 * EliasFano.sampleCount(n), slot + 56, "route " + r + " Elias–Fano sample section size");
-            c.require(lengths[fcSlot(r) + 4] % 8 == 0, slot + 72, "route " + r + " Elias–Fano sparse section is not whole words");
-            c.require(lengths[classSlot(r)] == 8 * LittleEndian.ceilDiv(g * b, 64), body + DESCRIPTORS + 16L * classSlot(r) + 8, "route " + r + " rank class section size");
-            c.require(lengths[checkpointSlot(r)] == 8 * LittleEndian.ceilDiv(g, 128), body + DESCRIPTORS + 16L * checkpointSlot(r) + 8, "route " + r + " rank checkpoint section size");
-            c.require(lengths[flagSlot(r)] == LittleEndian.ceilDiv(counts[r], 8), body + DESCRIPTORS + 16L * flagSlot(r) + 8, "route " + r + " false-borrow section size");
-            c.require(lengths[cutSlot(r)] == 8 * g, body + DESCRIPTORS + 16L * cutSlot(r) + 8, "route " + r + " cut-LCP section size");
+            c.require(Long.compareUnsigned(terminals[r], extents[r]) <= 0, body + TERMINAL_LENGTHS + 8 * r, () -> "route " + route + " terminal key length exceeds its extent");
+            c.require(lengths[fcSlot(r) + 1] == 8 * EliasFano.lowWords(n, lows[r]), slot + 24, () -> "route " + route + " Elias–Fano low section size");
+            c.require(lengths[fcSlot(r) + 2] == 8 * EliasFano.highWords(universes[r], lows[r], n), slot + 40, () -> "route " + route + " Elias–Fano high section size");
+            c.require(lengths[fcSlot(r) + 3] == 16 * EliasFano.sampleCount(n), slot + 56, () -> "route " + route + " Elias–Fano sample section size");
+            c.require(lengths[fcSlot(r) + 4] % 8 == 0, slot + 72, () -> "route " + route + " Elias–Fano sparse section is not whole words");
+            c.require(lengths[classSlot(r)] == 8 * LittleEndian.ceilDiv(g * b, 64), body + DESCRIPTORS + 16L * classSlot(r) + 8, () -> "route " + route + " rank class section size");
+            c.require(lengths[checkpointSlot(r)] == 8 * LittleEndian.ceilDiv(g, 128), body + DESCRIPTORS + 16L * checkpointSlot(r) + 8, () -> "route " + route + " rank checkpoint section size");
+            c.require(lengths[flagSlot(r)] == LittleEndian.ceilDiv(counts[r], 8), body + DESCRIPTORS + 16L * flagSlot(r) + 8, () -> "route " + route + " false-borrow section size");
+            c.require(lengths[cutSlot(r)] == 8 * g, body + DESCRIPTORS + 16L * cutSlot(r) + 8, () -> "route " + route + " cut-LCP section size");
         }
         return new IndexDirectory(v, counts, extents, terminals, universes, lows, present,
                 nativeId, mainNative, mainIndex, secondary, offsets, lengths);

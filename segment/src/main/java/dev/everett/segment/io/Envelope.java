@@ -135,25 +135,25 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
             }
             throw c.at(0, "bad magic: not an Everett object (expected \"EVRT.KV\\0\" or \"EVRT.IX\\0\")");
         }
-        c.require(LittleEndian.u16(s, 8) == VERSION, 8, "envelope version must be 1, found " + LittleEndian.u16(s, 8));
-        c.require(LittleEndian.u16(s, 10) == BYTES, 10, "header length must be 96, found " + LittleEndian.u16(s, 10));
+        c.require(LittleEndian.u16(s, 8) == VERSION, 8, () -> "envelope version must be 1, found " + LittleEndian.u16(s, 8));
+        c.require(LittleEndian.u16(s, 10) == BYTES, 10, () -> "header length must be 96, found " + LittleEndian.u16(s, 10));
         CRC32C crc = new CRC32C();
         crc.update(s.asSlice(0, HEADER_CRC_OFFSET).asByteBuffer());
         crc.update(new byte[4]);
         crc.update(s.asSlice(HEADER_CRC_OFFSET + 4, BYTES - HEADER_CRC_OFFSET - 4).asByteBuffer());
         long storedCrc = LittleEndian.u32(s, HEADER_CRC_OFFSET);
         c.require(crc.getValue() == storedCrc, HEADER_CRC_OFFSET,
-                "header CRC32C mismatch: stored " + Long.toHexString(storedCrc) + ", computed " + Long.toHexString(crc.getValue()));
+                () -> "header CRC32C mismatch: stored " + Long.toHexString(storedCrc) + ", computed " + Long.toHexString(crc.getValue()));
         long flags = LittleEndian.u32(s, 12);
-        c.require((flags & ~3L) == 0, 12, "unknown envelope flag bits 0x" + Long.toHexString(flags));
+        c.require((flags & ~3L) == 0, 12, () -> "unknown envelope flag bits 0x" + Long.toHexString(flags));
         Unit unit = Unit.ofCode(LittleEndian.u8(s, 16));
-        c.require(unit != null, 16, "unit must be 0 (byte) or 1 (bit), found " + LittleEndian.u8(s, 16));
-        c.require(LittleEndian.u8(s, 17) == CHECKSUM_CRC32C, 17, "checksum kind must be 1 (CRC32C), found " + LittleEndian.u8(s, 17));
+        c.require(unit != null, 16, () -> "unit must be 0 (byte) or 1 (bit), found " + LittleEndian.u8(s, 16));
+        c.require(LittleEndian.u8(s, 17) == CHECKSUM_CRC32C, 17, () -> "checksum kind must be 1 (CRC32C), found " + LittleEndian.u8(s, 17));
         c.require(LittleEndian.u8(s, 19) == 0, 19, "reserved byte 19 must be 0");
         int code = LittleEndian.u8(s, 18);
         long param = LittleEndian.u64(s, 88);
-        c.require(code <= 1, 18, "backspace code must be 0 or 1, found " + code);
-        c.require(code != 0 || Long.compareUnsigned(param, 63) <= 0, 88, "exponential-Golomb order must be ≤ 63, found " + Long.toUnsignedString(param));
+        c.require(code <= 1, 18, () -> "backspace code must be 0 or 1, found " + code);
+        c.require(code != 0 || Long.compareUnsigned(param, 63) <= 0, 88, () -> "exponential-Golomb order must be ≤ 63, found " + Long.toUnsignedString(param));
         c.require(code != 1 || param != 0, 88, "Golomb modulus must be ≥ 1");
         c.require(code != 1 || param > 0, 88, "Golomb modulus beyond 2^63 is not supported");
         c.require(unit != Unit.BYTE || (code == 0 && param == 0), 18, "byte-unit files must record backspace (0, 0)");
@@ -166,7 +166,7 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
         c.require((flags & FLAG_POLICY_WIDTH) != 0 || policyWidth == 0, 32, "policy width must be 0 when flag bit 0 is clear");
         c.require((flags & FLAG_COMMON_WIDTH) != 0 || commonWidth == 0, 40, "common width must be 0 when flag bit 1 is clear");
         // A u64 we cannot hold in a long would surface as a negative width (2^64 − 1 even as -1, "none").
-        c.require(commonWidth >= 0, 40, "common value width " + Long.toUnsignedString(commonWidth) + " beyond 2^63 − 1 is not supported");
+        c.require(commonWidth >= 0, 40, () -> "common value width " + Long.toUnsignedString(commonWidth) + " beyond 2^63 − 1 is not supported");
         long extent = LittleEndian.u64(s, 48);
         long count = LittleEndian.u64(s, 56);
         if (kind == Kind.INDEX) {
@@ -177,12 +177,12 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
         long effective = (flags & FLAG_COMMON_WIDTH) != 0 ? commonWidth : policyWidth;
         c.require(effective == 0 || Long.compareUnsigned(count, Long.divideUnsigned(extent, effective)) <= 0, 56,
                 "record count exceeds extent / value width");
-        c.require(LittleEndian.u64(s, 72) == BYTES, 72, "body offset must be 96, found " + Long.toUnsignedString(LittleEndian.u64(s, 72)));
+        c.require(LittleEndian.u64(s, 72) == BYTES, 72, () -> "body offset must be 96, found " + Long.toUnsignedString(LittleEndian.u64(s, 72)));
         long bodyBytes = unit == Unit.BYTE ? extent : (extent >>> 3) + ((extent & 7) == 0 ? 0 : 1);
         c.require(bodyBytes >= 0 && bodyBytes <= Long.MAX_VALUE - BYTES, 48, "extent overflows the file size");
         long total = LittleEndian.u64(s, 80);
-        c.require(total == BYTES + bodyBytes, 80, "total size field " + Long.toUnsignedString(total) + " disagrees with the extent (" + (BYTES + bodyBytes) + ")");
-        c.require(size == total, Math.min(size, total), size < total ? "file truncated: " + size + " of " + total + " bytes" : "trailing bytes after " + total + " bytes");
+        c.require(total == BYTES + bodyBytes, 80, () -> "total size field " + Long.toUnsignedString(total) + " disagrees with the extent (" + (BYTES + bodyBytes) + ")");
+        c.require(size == total, Math.min(size, total), () -> size < total ? "file truncated: " + size + " of " + total + " bytes" : "trailing bytes after " + total + " bytes");
         c.require(count >= 0, 56, "record count beyond 2^63 is not supported");
         return new Envelope(kind, (int) flags, unit, backspace, w, k, policyWidth, commonWidth, extent, count,
                 (int) LittleEndian.u32(s, BODY_CRC_OFFSET));
@@ -195,10 +195,10 @@ public record Envelope(Kind kind, int flags, Unit unit, BackspaceCode backspace,
     public void requireKind(Path file, Kind kind, Policy policy) {
         Corruption c = new Corruption(file);
         Kind other = kind.other();
-        c.require(this.kind == kind, 0, other.article() + other.noun + " object (" + other.magicText + ") is not " + kind.article() + kind.noun
+        c.require(this.kind == kind, 0, () -> other.article() + other.noun + " object (" + other.magicText + ") is not " + kind.article() + kind.noun
                 + (kind == Kind.NATIVE ? " segment" : ""));
         String name = file.getFileName() == null ? "" : file.getFileName().toString();
-        c.require(!name.endsWith(other.suffix), 0, kind.noun + " object stored under " + other.article() + other.suffix + " name");
+        c.require(!name.endsWith(other.suffix), 0, () -> kind.noun + " object stored under " + other.article() + other.suffix + " name");
         requirePolicy(file, policy);
     }
 

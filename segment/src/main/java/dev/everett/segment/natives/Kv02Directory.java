@@ -84,8 +84,8 @@ public record Kv02Directory(long fcExtent, long terminalLength, long universe, i
         long[] offsets = sections.offsets();
         long[] lengths = sections.lengths();
         c.require(Long.compareUnsigned(fcExtent, Long.MAX_VALUE / 8) <= 0 && lengths[FC] == LittleEndian.ceilDiv(fcExtent * bitsPerUnit, 8), body + EXTENT_FIELD,
-                "FC section length " + lengths[FC] + " disagrees with the FC extent " + Long.toUnsignedString(fcExtent));
-        c.require(w <= 63, body + LOW_WIDTH, "Elias–Fano low width must be ≤ 63, found " + w);
+                () -> "FC section length " + lengths[FC] + " disagrees with the FC extent " + Long.toUnsignedString(fcExtent));
+        c.require(w <= 63, body + LOW_WIDTH, () -> "Elias–Fano low width must be ≤ 63, found " + w);
         long count = env.recordCount();
         long n = LittleEndian.ceilDiv(count, env.blockWidth()) + 1;
         NativeDirectory.checkBlockDirectory(c, body + DESCRIPTORS, lengths, n, universe, w);

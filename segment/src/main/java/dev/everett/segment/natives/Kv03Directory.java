@@ -118,8 +118,8 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
         long[] offsets = sections.offsets();
         long[] lengths = sections.lengths();
         c.require(Long.compareUnsigned(extent, Long.MAX_VALUE - 7) <= 0 && lengths[FC] == LittleEndian.ceilDiv(extent, 8), body + EXTENT_FIELD,
-                "payload section length " + lengths[FC] + " disagrees with the extent of " + Long.toUnsignedString(extent) + " bits");
-        c.require(w <= 63, body + LOW_WIDTH, "Elias–Fano low width must be ≤ 63, found " + w);
+                () -> "payload section length " + lengths[FC] + " disagrees with the extent of " + Long.toUnsignedString(extent) + " bits");
+        c.require(w <= 63, body + LOW_WIDTH, () -> "Elias–Fano low width must be ≤ 63, found " + w);
         long count = env.recordCount();
         long blocks = LittleEndian.ceilDiv(count, env.blockWidth());
         long n = blocks + 1;
@@ -130,15 +130,15 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
                 "dictionary offsets must be at least one whole word");
         long sorts = lengths[DICTIONARY_OFFSETS] / 8 - 1;
         c.require(Long.compareUnsigned(dictBits, Long.MAX_VALUE - 7) <= 0 && lengths[DICTIONARY] == LittleEndian.ceilDiv(dictBits, 8), body + DICTIONARY_BITS,
-                "dictionary section length " + lengths[DICTIONARY] + " disagrees with its " + Long.toUnsignedString(dictBits) + " bits");
+                () -> "dictionary section length " + lengths[DICTIONARY] + " disagrees with its " + Long.toUnsignedString(dictBits) + " bits");
         c.require((count > 0) == (sorts > 0), desc + 16 * DICTIONARY_OFFSETS + 8,
-                count > 0 ? "a file with records must list its sort codes" : "a file without records must have an empty dictionary");
-        c.require(sorts <= 1, desc + 16 * DICTIONARY_OFFSETS + 8, "the dictionary lists " + sorts + " sorts but the string policy has one");
+                () -> count > 0 ? "a file with records must list its sort codes" : "a file without records must have an empty dictionary");
+        c.require(sorts <= 1, desc + 16 * DICTIONARY_OFFSETS + 8, () -> "the dictionary lists " + sorts + " sorts but the string policy has one");
         long offsetsAt = body + offsets[DICTIONARY_OFFSETS];
         c.require(LittleEndian.u64(s, offsetsAt) == 0, offsetsAt, "the first dictionary offset must be 0");
         if (sorts == 1) {
             c.require(LittleEndian.u64(s, offsetsAt + 8) == dictBits, offsetsAt + 8, "the last dictionary offset must be the dictionary's length");
-            c.require(dictBits == Framing.KV03_PATH_BITS, body + DICTIONARY_BITS, "the string policy's sort code is 1 bit, the dictionary holds " + Long.toUnsignedString(dictBits));
+            c.require(dictBits == Framing.KV03_PATH_BITS, body + DICTIONARY_BITS, () -> "the string policy's sort code is 1 bit, the dictionary holds " + Long.toUnsignedString(dictBits));
             int code = LittleEndian.u8(s, body + offsets[DICTIONARY]);
             c.require((code & 0x80) == 0, body + offsets[DICTIONARY], "sort code 1 (the undefined sort) in the dictionary");
             c.require(code == 0, body + offsets[DICTIONARY], "dictionary padding bits must be 0");
@@ -146,7 +146,7 @@ public record Kv03Directory(long fcExtent, long terminalLength, long universe, l
             c.require(dictBits == 0, body + DICTIONARY_BITS, "an empty dictionary has 0 bits");
         }
         int seedWidth = sorts < 2 ? 0 : 64 - Long.numberOfLeadingZeros(sorts - 1);
-        c.require(seedBits == blocks * seedWidth, body + SEED_BITS, "seed vector of " + Long.toUnsignedString(seedBits) + " bits, expected " + blocks * seedWidth);
+        c.require(seedBits == blocks * seedWidth, body + SEED_BITS, () -> "seed vector of " + Long.toUnsignedString(seedBits) + " bits, expected " + blocks * seedWidth);
         c.require(lengths[SEEDS] == LittleEndian.ceilDiv(seedBits, 8), desc + 16 * SEEDS + 8, "seed section length disagrees with its bit count");
         NativeDirectory.checkMetadata(c, env, body, "extent", extent, terminal, universe);
         return new Kv03Directory(extent, terminal, universe, dictBits, seedBits, w, offsets, lengths);

@@ -79,8 +79,8 @@ public interface NativeDirectory {
      */
     static void checkBodySize(Corruption c, MemorySegment s, Envelope env, int directoryBytes, String format, long unitsPerByte, String unitName) {
         long bodyBytes = s.byteSize() - Envelope.BYTES;
-        c.require(bodyBytes >= directoryBytes, s.byteSize(), "body shorter than the " + directoryBytes + "-byte " + format + " directory");
-        c.require(env.extent() == bodyBytes * unitsPerByte, 48, "envelope extent must be the body size in " + unitName);
+        c.require(bodyBytes >= directoryBytes, s.byteSize(), () -> "body shorter than the " + directoryBytes + "-byte " + format + " directory");
+        c.require(env.extent() == bodyBytes * unitsPerByte, 48, () -> "envelope extent must be the body size in " + unitName);
     }
 
     /**
@@ -89,11 +89,12 @@ public interface NativeDirectory {
      */
     static void checkFixedFields(Corruption c, MemorySegment s, long body, String format, int version, int sections, int reservedFrom, int descriptors) {
         int v = LittleEndian.u16(s, body + VERSION_FIELD);
-        c.require(v == version, body + VERSION_FIELD, format + " directory version must be " + version + ", found " + v);
+        c.require(v == version, body + VERSION_FIELD, () -> format + " directory version must be " + version + ", found " + v);
         int n = LittleEndian.u16(s, body + SECTIONS_FIELD);
-        c.require(n == sections, body + SECTIONS_FIELD, format + " section count must be " + sections + ", found " + n);
+        c.require(n == sections, body + SECTIONS_FIELD, () -> format + " section count must be " + sections + ", found " + n);
         for (int i = reservedFrom; i < descriptors; i++) {
-            c.require(LittleEndian.u8(s, body + i) == 0, body + i, "reserved directory byte " + i + " must be 0");
+            int at = i;
+            c.require(LittleEndian.u8(s, body + at) == 0, body + at, () -> "reserved directory byte " + at + " must be 0");
         }
     }
 
@@ -106,16 +107,16 @@ public interface NativeDirectory {
     static void checkMetadata(Corruption c, Envelope env, long body, String extentName, long extent, long terminal, long universe) {
         long count = env.recordCount();
         if (count == 0) {
-            c.require(extent == 0 && terminal == 0, body + EXTENT_FIELD, "an empty file must have " + extentName + " 0 and terminal length 0");
+            c.require(extent == 0 && terminal == 0, body + EXTENT_FIELD, () -> "an empty file must have " + extentName + " 0 and terminal length 0");
         }
         long v = env.hasCommonWidth() ? env.commonWidth() : 0;
         if (env.hasPolicyWidth()) {
             c.require(env.hasCommonWidth() && env.commonWidth() == env.policyWidth(), 40, "a fixed-width policy requires the common width to equal it");
         }
         c.require(v == 0 || Long.compareUnsigned(count, Long.divideUnsigned(extent, v)) <= 0, body + EXTENT_FIELD,
-                "record count × common width exceeds the " + extentName);
-        c.require(universe == extent - count * v, body + UNIVERSE_FIELD, "Elias–Fano universe must equal " + extentName + " − count × common width");
-        c.require(Long.compareUnsigned(terminal, extent) <= 0, body + TERMINAL_FIELD, "terminal key length exceeds the " + extentName);
+                () -> "record count × common width exceeds the " + extentName);
+        c.require(universe == extent - count * v, body + UNIVERSE_FIELD, () -> "Elias–Fano universe must equal " + extentName + " − count × common width");
+        c.require(Long.compareUnsigned(terminal, extent) <= 0, body + TERMINAL_FIELD, () -> "terminal key length exceeds the " + extentName);
     }
 
     /** Meaningful length of the record stream in units. */

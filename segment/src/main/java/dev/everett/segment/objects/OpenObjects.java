@@ -156,10 +156,20 @@ public final class OpenObjects implements AutoCloseable {
      *                                    atomically too, should another writer get there first)
      */
     public NativeWriter newNative(ObjectId id, CommonWidthRule rule) throws IOException {
+        return newNative(id, rule, false);
+    }
+
+    /**
+     * {@code fresh}: {@code id} was drawn here at random, so it names no object and is not looked
+     * up first (as in {@link #index(ObjectId, Catalog, KeySource, ObjectId, ObjectId, boolean)}).
+     */
+    private NativeWriter newNative(ObjectId id, CommonWidthRule rule, boolean fresh) throws IOException {
         Objects.requireNonNull(id, "id");
         Objects.requireNonNull(rule, "rule");
         Path p = nativePath(id);
-        refuseExisting(p, id);
+        if (!fresh) {
+            refuseExisting(p, id);
+        }
         DurableDirectories.create(p.getParent());
         NativeWriter w = new NativeWriter(p, policy, rule);
         writing(id);
@@ -377,7 +387,7 @@ public final class OpenObjects implements AutoCloseable {
     synchronized ObjectId emptyNative(ObjectId near) throws IOException {
         if (emptyNative == null) {
             ObjectId id = freshId(near);
-            try (NativeWriter w = newNative(id, CommonWidthRule.policy())) {
+            try (NativeWriter w = newNative(id, CommonWidthRule.policy(), ids == null)) {
                 w.finish();
             }
             emptyNative = id;
@@ -445,7 +455,7 @@ public final class OpenObjects implements AutoCloseable {
     private Catalog openChain(ObjectId nativeId, ObjectId indexId, Set<ObjectId> seen, IndexReader parent) throws IOException {
         IndexReader ix = parent == null ? openIndex(indexId)
                 : referenced(parent, IndexDirectory.MAIN_INDEX_ID, "main target index", indexId, () -> openIndex(indexId));
-        ix.corruption().require(seen.add(indexId), IndexDirectory.inFile(IndexDirectory.MAIN_INDEX_ID), "index chain has a cycle through " + indexId);
+        ix.corruption().require(seen.add(indexId), IndexDirectory.inFile(IndexDirectory.MAIN_INDEX_ID), () -> "index chain has a cycle through " + indexId);
         IndexDirectory d = ix.directory();
         if (parent == null && !d.nativeId().equals(nativeId) && describes(ix, d.nativeId())) {
             // The pair came from the caller, and the index is, by its checksum-valid directory,
