@@ -11,8 +11,8 @@ import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.MappedFile;
+import dev.everett.segment.io.SmallCopies;
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
@@ -29,7 +29,8 @@ public final class IndexReader implements AutoCloseable {
     public static final int SECONDARY = 1;
 
     private final Path path;
-    private final Arena arena;
+    /** Releases {@link #file}'s memory: closes the reader's own arena, or gives back a store's copy. */
+    private final Runnable release;
     private final MemorySegment file;
     private final Envelope envelope;
     private final IndexDirectory directory;
@@ -42,9 +43,9 @@ public final class IndexReader implements AutoCloseable {
     public record Route(FcStream stream, RankDirectory ranks, long flagsAt, long cutsAt, long count, boolean present) {
     }
 
-    private IndexReader(Path path, Arena arena, MemorySegment file, Envelope envelope, Policy policy) {
+    private IndexReader(Path path, Runnable release, MemorySegment file, Envelope envelope, Policy policy) {
         this.path = path;
-        this.arena = arena;
+        this.release = release;
         this.file = file;
         this.envelope = envelope;
         this.corruption = new Corruption(path);
@@ -79,14 +80,22 @@ public final class IndexReader implements AutoCloseable {
     }
 
     public static IndexReader open(Path path, Policy policy) throws IOException {
-        Arena arena = Arena.ofShared();
+        return open(path, policy, MappedFile.inOwnArena(arena -> MappedFile.readOnly(path, arena)));
+    }
+
+    /** As {@link #open(Path, Policy)}, a small file copied into {@code copies} (an object store's, shared by its small files). */
+    public static IndexReader open(Path path, Policy policy, SmallCopies copies) throws IOException {
+        return open(path, policy, MappedFile.readOnly(path, copies));
+    }
+
+    /** Opens the index whose bytes are {@code loaded}; releases them if it fails. */
+    private static IndexReader open(Path path, Policy policy, MappedFile.Loaded loaded) {
         try {
-            MemorySegment mapped = MappedFile.readOnly(path, arena);
-            Envelope env = Envelope.parse(path, mapped);
+            Envelope env = Envelope.parse(path, loaded.bytes());
             env.requireKind(path, Envelope.Kind.INDEX, policy);
-            return new IndexReader(path, arena, mapped, env, policy);
-        } catch (RuntimeException | IOException | Error e) {
-            arena.close();
+            return new IndexReader(path, loaded.release(), loaded.bytes(), env, policy);
+        } catch (RuntimeException | Error e) {
+            loaded.releaseAfter(e);
             throw e;
         }
     }
@@ -219,7 +228,7 @@ public final class IndexReader implements AutoCloseable {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            arena.close();
+            release.run();
         }
     }
 

@@ -46,6 +46,62 @@ public final class MappedFile {
      *                                  error that names no file)
      */
     public static MemorySegment readOnly(Path path, Arena arena) throws IOException {
+        return opened(path, (ch, size) -> NATIVE_ACCESS && size <= COPIED ? copy(ch, path, size, arena) : map(ch, 0, size, arena));
+    }
+
+    /** A file's bytes and what releases them: its own arena's close, or its copy's release. */
+    public record Loaded(MemorySegment bytes, Runnable release) {
+        /** Releases the bytes because opening them failed with {@code failure}, to which a failure to release is added. */
+        public void releaseAfter(Throwable failure) {
+            try {
+                release.run();
+            } catch (RuntimeException | Error e) {
+                failure.addSuppressed(e);
+            }
+        }
+    }
+
+    /**
+     * The whole of {@code path}, as {@link #readOnly(Path, Arena)} reads it, except that a file
+     * small enough to be copied is copied into {@code copies} (shared with other small files)
+     * instead of an arena of its own; a mapping gets an arena of its own.
+     */
+    public static Loaded readOnly(Path path, SmallCopies copies) throws IOException {
+        java.util.Objects.requireNonNull(copies, "copies");
+        return opened(path, (ch, size) -> {
+            if (NATIVE_ACCESS && size <= COPIED) {
+                SmallCopies.Copy copy = copies.copy(ch, path, size);
+                return new Loaded(copy.bytes(), copy::release);
+            }
+            return inOwnArena(arena -> map(ch, 0, size, arena));
+        });
+    }
+
+    /** Fills an arena with a file's bytes. */
+    @FunctionalInterface
+    public interface Fill {
+        MemorySegment into(Arena arena) throws IOException;
+    }
+
+    /** The bytes {@code fill} puts into a shared arena of their own, which the release closes (as does a failure). */
+    public static Loaded inOwnArena(Fill fill) throws IOException {
+        Arena arena = Arena.ofShared();
+        try {
+            return new Loaded(fill.into(arena), arena::close);
+        } catch (IOException | RuntimeException | Error e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /** Reads an open file of a given size. */
+    @FunctionalInterface
+    private interface Read<T> {
+        T read(FileChannel ch, long size) throws IOException;
+    }
+
+    /** Opens {@code path} for reading and hands it to {@code read}, refusing a directory by name. */
+    private static <T> T opened(Path path, Read<T> read) throws IOException {
         java.util.Objects.requireNonNull(path, "path");
         // A directory opens for reading on Linux; only mapping it fails (or, when it reports no
         // bytes, nothing fails at all). So the directory check runs on those paths alone, not as
@@ -55,10 +111,7 @@ public final class MappedFile {
             if (size == 0) {
                 refuseDirectory(path);
             }
-            if (NATIVE_ACCESS && size <= COPIED) {
-                return copy(ch, path, size, arena);
-            }
-            return map(ch, 0, size, arena);
+            return read.read(ch, size);
         } catch (IOException e) {
             refuseDirectory(path);
             throw e;

@@ -23,6 +23,7 @@ import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.FileInMemory;
 import dev.everett.segment.io.LittleEndian;
 import dev.everett.segment.io.MappedFile;
+import dev.everett.segment.io.SmallCopies;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -32,7 +33,10 @@ import java.nio.file.Path;
  * A native segment (KV02 in byte or bit units, or KV03), memory-mapped through one shared
  * {@link Arena} that {@link #close()} releases. After close every call throws
  * {@link IllegalStateException} naming the file (a cursor opened before, the closed arena's):
- * the mapping cannot be touched once it is gone. The policy's format must match the file's directory magic.
+ * the mapping cannot be touched once it is gone. A small native that an object store opens is
+ * copied into the store's {@link SmallCopies} instead, which frees it with other small files'
+ * copies; the store's handles refuse use after their own close. The policy's format must match
+ * the file's directory magic.
  *
  * <p><b>Checked reads.</b> Unless opened with {@code verifyChecksums = false}, no record is read
  * from the body before its CRC32C has been checked: the first read of any kind (a cursor, a
@@ -43,7 +47,8 @@ import java.nio.file.Path;
 public final class NativeReader implements SegmentReader {
     private final Path path;
     private final Policy policy;
-    private final Arena arena;
+    /** Releases {@link #file}'s memory: closes the reader's own arena, or gives back a store's copy. */
+    private final Runnable release;
     private final MemorySegment file;
     private final Envelope envelope;
     private final Corruption corruption;
@@ -67,11 +72,11 @@ public final class NativeReader implements SegmentReader {
     public record Typed(NativeDirectory directory, EliasFanoReader offsets, long fcStart, long fcEnd, FcStream stream) {
     }
 
-    private NativeReader(Path path, Policy policy, Arena arena, MemorySegment file, Envelope envelope, boolean verifyChecksums) {
+    private NativeReader(Path path, Policy policy, Runnable release, MemorySegment file, Envelope envelope, boolean verifyChecksums) {
         this.path = path;
         this.verifyChecksums = verifyChecksums;
         this.policy = policy;
-        this.arena = arena;
+        this.release = release;
         this.file = file;
         this.envelope = envelope;
         this.corruption = new Corruption(path);
@@ -91,7 +96,15 @@ public final class NativeReader implements SegmentReader {
      * wrongly until {@link #verify()} refuses it.
      */
     public static NativeReader open(Path path, Policy policy, OpenMode mode, boolean verifyChecksums) throws IOException {
-        return open(path, policy, mode, verifyChecksums, MappedFile::readOnly);
+        return open(path, policy, mode, verifyChecksums, MappedFile.inOwnArena(arena -> MappedFile.readOnly(path, arena)));
+    }
+
+    /**
+     * As {@link #open(Path, Policy, OpenMode, boolean)}, a small file copied into {@code copies}
+     * (an object store's, shared by its small files) instead of an arena of its own.
+     */
+    public static NativeReader open(Path path, Policy policy, OpenMode mode, boolean verifyChecksums, SmallCopies copies) throws IOException {
+        return open(path, policy, mode, verifyChecksums, MappedFile.readOnly(path, copies));
     }
 
     /**
@@ -101,33 +114,23 @@ public final class NativeReader implements SegmentReader {
      * seeing it.
      */
     public static NativeReader openInMemory(Path path, Policy policy, OpenMode mode, boolean verifyChecksums) throws IOException {
-        return open(path, policy, mode, verifyChecksums, FileInMemory::readOnly);
+        return open(path, policy, mode, verifyChecksums, MappedFile.inOwnArena(arena -> FileInMemory.readOnly(path, arena)));
     }
 
-    /** How a reader gets its file's bytes into its arena. */
-    @FunctionalInterface
-    private interface Loader {
-        MemorySegment load(Path path, Arena arena) throws IOException;
-    }
-
-    private static NativeReader open(Path path, Policy policy, OpenMode mode, boolean verifyChecksums, Loader loader) throws IOException {
-        Arena arena = Arena.ofShared();
+    /** Opens the native whose bytes are {@code loaded}; releases them if it fails. */
+    private static NativeReader open(Path path, Policy policy, OpenMode mode, boolean verifyChecksums, MappedFile.Loaded loaded) {
         try {
-            MemorySegment bytes = loader.load(path, arena);
+            MemorySegment bytes = loaded.bytes();
             Envelope env = Envelope.parse(path, bytes);
             env.requireKind(path, Envelope.Kind.NATIVE, policy);
             checkFormat(path, bytes, env, policy);
-            NativeReader reader = new NativeReader(path, policy, arena, bytes, env, verifyChecksums);
+            NativeReader reader = new NativeReader(path, policy, loaded.release(), bytes, env, verifyChecksums);
             if (mode == OpenMode.TYPED) {
                 reader.parsed();
             }
             return reader;
-        } catch (RuntimeException | IOException | Error e) {
-            try {
-                arena.close();
-            } catch (RuntimeException | Error closing) {
-                e.addSuppressed(closing);
-            }
+        } catch (RuntimeException | Error e) {
+            loaded.releaseAfter(e);
             throw e;
         }
     }
@@ -382,7 +385,7 @@ public final class NativeReader implements SegmentReader {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            arena.close();
+            release.run();
         }
     }
 

@@ -15,6 +15,7 @@ import dev.everett.segment.index.IndexDirectory;
 import dev.everett.segment.index.IndexReader;
 import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.LittleEndian;
+import dev.everett.segment.io.SmallCopies;
 import dev.everett.segment.io.WrittenFiles;
 import dev.everett.segment.natives.NativeReader;
 import dev.everett.segment.natives.NativeWriter;
@@ -49,6 +50,8 @@ public final class OpenObjects implements AutoCloseable {
     private final Map<ObjectId, NativeReader> natives = new HashMap<>();
     private final Map<ObjectId, IndexReader> indexes = new HashMap<>();
     private final Map<ObjectId, KeyFilter> filters = new HashMap<>();
+    /** The memory of every small file opened here (an index, the empty native, a small native): see {@link SmallCopies}. */
+    private final SmallCopies copies = new SmallCopies();
     private final FilterPolicy filterPolicy;
     private final boolean verifyChecksums;
     private ObjectId emptyNative;
@@ -196,7 +199,7 @@ public final class OpenObjects implements AutoCloseable {
             Path p = nativePath(id);
             // A native this process sealed itself had its body CRC computed from the bytes it wrote.
             boolean vouched = writtenHere.contains(id) && WrittenFiles.stillAsSealed(p);
-            r = NativeReader.open(p, policy, OpenMode.TYPED, verifyChecksums && !vouched);
+            r = NativeReader.open(p, policy, OpenMode.TYPED, verifyChecksums && !vouched, copies);
             writtenHere.remove(id);
             natives.put(id, r);
         }
@@ -208,7 +211,7 @@ public final class OpenObjects implements AutoCloseable {
         requireOpenable(id);
         IndexReader r = indexes.get(id);
         if (r == null) {
-            r = IndexReader.open(indexPath(id), policy);
+            r = IndexReader.open(indexPath(id), policy, copies);
             indexes.put(id, r);
         }
         return r;
@@ -508,6 +511,7 @@ public final class OpenObjects implements AutoCloseable {
         natives.values().forEach(NativeReader::close);
         indexes.values().forEach(IndexReader::close);
         filters.values().forEach(KeyFilter::close);
+        copies.close();
         natives.clear();
         indexes.clear();
         filters.clear();

@@ -1,0 +1,139 @@
+package dev.everett.segment.io;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Memory for the copies of small files ({@link MappedFile#COPIED}) that one object store reads,
+ * shared by many files at a time, so that releasing one file's copy costs nothing of its own.
+ *
+ * <p><b>Why.</b> Each reader used to copy its file into a shared arena of its own, and closing a
+ * shared arena costs a handshake with every Java thread (on a two-core guest, about 15 µs: the VM
+ * thread is switched in and out). A segment is a native with five small objects beside it (its
+ * index, the empty native its routing heads share and the routing heads' indexes), so a 4 MiB
+ * compaction output paid six handshakes when its store closed, 150 for 25 outputs
+ * (docs/benchmarks/compaction.md, "Small files share their memory"). Copies made here come from
+ * a <em>generation</em>: one shared arena that takes copies until it holds
+ * {@link #GENERATION_BYTES}, then retires; a retired generation is closed (one handshake) when
+ * the last copy it holds is released, and the store's close closes the rest.
+ *
+ * <p><b>What it costs.</b> A released copy's memory stays until its generation closes: at most
+ * {@link #GENERATION_BYTES} per generation that some copy still holds, so a long-lived store
+ * holding few small objects (the whole-run chain rebuilds its routing heads as runs merge) keeps
+ * at most one generation per live object, and usually one or two in all. A released copy stays
+ * readable until then: the store's handles refuse use after their close themselves
+ * ({@code Handle.live()}), so no caller reaches it; and nothing is ever read from memory that
+ * has been freed, because the arena's close is what frees it.
+ */
+public final class SmallCopies implements AutoCloseable {
+    /** A generation retires once it holds this much (a segment's small objects take tens of kilobytes). */
+    static final long GENERATION_BYTES = 1L << 20;
+
+    /** One shared arena and how many of the copies in it are still held. */
+    private static final class Generation {
+        final Arena arena = Arena.ofShared();
+        long bytes;
+        int held;
+        boolean retired;
+    }
+
+    private Generation current;
+    /** Generations whose arenas are open, the current one included. */
+    private final List<Generation> open = new ArrayList<>();
+    private boolean closed;
+
+    /**
+     * Reads the first {@code size} bytes of {@code ch} (at most {@link MappedFile#COPIED}) into
+     * this store's current generation, read-only; the caller gives the copy back through
+     * {@link Copy#release()} exactly once.
+     */
+    synchronized Copy copy(FileChannel ch, Path path, long size) throws IOException {
+        if (closed) {
+            throw new IllegalStateException("the small-file copies of a closed object store cannot take " + path);
+        }
+        long bytes = Math.max(size, 1);
+        if (current == null || (current.bytes > 0 && current.bytes + bytes > GENERATION_BYTES)) {
+            retire();
+            current = new Generation();
+            open.add(current);
+        }
+        Generation g = current;
+        MemorySegment copy = g.arena.allocate(bytes, Long.BYTES).asSlice(0, size);
+        g.bytes += bytes;
+        FileInMemory.readFully(ch, path, copy);
+        g.held++;
+        return new Copy(copy.asReadOnly(), this, g);
+    }
+
+    /** A copy and the generation that holds it. */
+    public static final class Copy {
+        private final MemorySegment bytes;
+        private final SmallCopies owner;
+        private final Generation generation;
+
+        private Copy(MemorySegment bytes, SmallCopies owner, Generation generation) {
+            this.bytes = bytes;
+            this.owner = owner;
+            this.generation = generation;
+        }
+
+        public MemorySegment bytes() {
+            return bytes;
+        }
+
+        /** Gives the copy back: its generation closes if it is retired and this was its last copy. */
+        public void release() {
+            owner.release(generation);
+        }
+    }
+
+    private synchronized void release(Generation g) {
+        g.held--;
+        if (g.retired && g.held == 0 && !closed) {
+            close(g);
+        }
+    }
+
+    private void retire() {
+        Generation g = current;
+        if (g == null) {
+            return;
+        }
+        g.retired = true;
+        current = null;
+        if (g.held == 0) {
+            close(g);
+        }
+    }
+
+    private void close(Generation g) {
+        open.remove(g);
+        g.arena.close();
+    }
+
+    /** Generations whose arenas are open (tests: memory held for released copies stays bounded). */
+    synchronized int openGenerations() {
+        return open.size();
+    }
+
+    /**
+     * Closes every generation. A store closes its readers first, which releases every copy; a
+     * copy still held by then fails its reader's next read with the closed arena's error, as a
+     * reader's own arena did.
+     */
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            current = null;
+            for (Generation g : List.copyOf(open)) {
+                close(g);
+            }
+        }
+    }
+}
