@@ -116,8 +116,8 @@ public final class SmallCopies implements AutoCloseable {
         g.arena.close();
     }
 
-    /** Generations whose arenas are open (tests: memory held for released copies stays bounded). */
-    synchronized int openGenerations() {
+    /** Generations whose arenas are open (for tests and diagnostics: memory held for released copies stays bounded). */
+    public synchronized int openGenerations() {
         return open.size();
     }
 

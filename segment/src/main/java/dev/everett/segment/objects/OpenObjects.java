@@ -229,6 +229,11 @@ public final class OpenObjects implements AutoCloseable {
         return root;
     }
 
+    /** How many generations of small-file copies this store holds open (tests). */
+    int smallCopyGenerations() {
+        return copies.openGenerations();
+    }
+
     /** True once {@link #close()} ran (read without the lock: handles ask on every use). */
     boolean isClosed() {
         return closed;
