@@ -9,8 +9,8 @@ import java.util.function.Supplier;
  * whose text names values found in the file is passed as a {@link Supplier}, so that the text is
  * built only when the check fails: an open runs dozens of checks per file (envelope, directory,
  * catalog bindings), and building their messages, hexadecimal identities and all, took about 4% of
- * what a compaction's finish spends after its merge (docs/benchmarks/compaction.md, "Messages
- * built only on failure").
+ * what a 4 MiB compaction's finish spends, in code that runs once per output and so stays cold
+ * (docs/benchmarks/compaction.md, "Per-output work").
  */
 public record Corruption(Path file) {
     public CorruptSegmentException at(long offset, String rule) {

@@ -13,22 +13,22 @@ import java.util.List;
  * shared by many files at a time, so that releasing one file's copy costs nothing of its own.
  *
  * <p><b>Why.</b> Each reader used to copy its file into a shared arena of its own, and closing a
- * shared arena costs a handshake with every Java thread (on a two-core guest, about 15 µs: the VM
- * thread is switched in and out). A segment is a native with five small objects beside it (its
+ * shared arena costs a handshake with every Java thread (about 16 µs on the two-core guest of
+ * docs/benchmarks/compaction.md). A segment is a native with five small objects beside it (its
  * index, the empty native its routing heads share and the routing heads' indexes), so a 4 MiB
  * compaction output paid six handshakes when its store closed, 150 for 25 outputs
- * (docs/benchmarks/compaction.md, "Small files share their memory"). Copies made here come from
- * a <em>generation</em>: one shared arena that takes copies until it holds
+ * (docs/benchmarks/compaction.md, "Per-output work"). Copies made here come from a
+ * <em>generation</em>: one shared arena that takes copies until it holds
  * {@link #GENERATION_BYTES}, then retires; a retired generation is closed (one handshake) when
  * the last copy it holds is released, and the store's close closes the rest.
  *
  * <p><b>What it costs.</b> A released copy's memory stays until its generation closes: at most
- * {@link #GENERATION_BYTES} per generation that some copy still holds, so a long-lived store
- * holding few small objects (the whole-run chain rebuilds its routing heads as runs merge) keeps
- * at most one generation per live object, and usually one or two in all. A released copy stays
- * readable until then: the store's handles refuse use after their close themselves
- * ({@code Handle.live()}), so no caller reaches it; and nothing is ever read from memory that
- * has been freed, because the arena's close is what frees it.
+ * {@link #GENERATION_BYTES} for each generation that some copy still holds. A store that opens
+ * and deletes small objects for as long as it lives keeps the current generation and at most one
+ * retired generation per object still open, usually one or two in all. A released copy stays
+ * readable until then: the store's handles refuse use after their own close, so no caller
+ * reaches it; and nothing is ever read from memory that has been freed, because the arena's close
+ * is what frees it.
  */
 public final class SmallCopies implements AutoCloseable {
     /** A generation retires once it holds this much (a segment's small objects take tens of kilobytes). */

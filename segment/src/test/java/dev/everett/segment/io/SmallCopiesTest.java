@@ -86,7 +86,7 @@ class SmallCopiesTest {
         }
     }
 
-    /** A store that opens and drops small objects for ever (a whole-run chain's routing heads) holds at most two generations. */
+    /** A store that opens and drops small objects for as long as it lives holds at most two generations. */
     @Test
     void memoryHeldForReleasedCopiesStaysBounded() throws IOException {
         Path p = file(40 << 10);

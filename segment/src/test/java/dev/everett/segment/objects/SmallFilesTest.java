@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A store's small files (its indexes, the empty native, small natives) share the memory of
  * {@link dev.everett.segment.io.SmallCopies}: the store's close frees all of it, and a store
- * that keeps replacing indexes (as a whole-run chain rebuilds its routing heads) holds a bounded
+ * that keeps replacing indexes holds a bounded
  * amount of it, however many it has opened and deleted.
  */
 class SmallFilesTest {
