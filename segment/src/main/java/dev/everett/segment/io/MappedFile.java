@@ -46,7 +46,8 @@ public final class MappedFile {
      *                                  error that names no file)
      */
     public static MemorySegment readOnly(Path path, Arena arena) throws IOException {
-        return opened(path, (ch, size) -> NATIVE_ACCESS && size <= COPIED ? copy(ch, path, size, arena) : map(ch, 0, size, arena));
+        // Nothing to undo if the channel fails to close: the caller's arena holds what was read.
+        return opened(path, (ch, size) -> NATIVE_ACCESS && size <= COPIED ? copy(ch, path, size, arena) : map(ch, 0, size, arena), read -> { });
     }
 
     /** A file's bytes and what releases them: its own arena's close, or its copy's release. */
@@ -59,6 +60,11 @@ public final class MappedFile {
                 failure.addSuppressed(e);
             }
         }
+    }
+
+    /** Whether {@link #readOnly(Path, SmallCopies)} copies small files into its {@link SmallCopies} (with native access) or maps every file. */
+    public static boolean copiesSmallFiles() {
+        return NATIVE_ACCESS;
     }
 
     /**
@@ -74,7 +80,7 @@ public final class MappedFile {
                 return new Loaded(copy.bytes(), copy::release);
             }
             return inOwnArena(arena -> map(ch, 0, size, arena));
-        });
+        }, read -> read.release().run());
     }
 
     /** Fills an arena with a file's bytes. */
@@ -100,9 +106,14 @@ public final class MappedFile {
         T read(FileChannel ch, long size) throws IOException;
     }
 
-    /** Opens {@code path} for reading and hands it to {@code read}, refusing a directory by name. */
-    private static <T> T opened(Path path, Read<T> read) throws IOException {
+    /**
+     * Opens {@code path} for reading and hands it to {@code read}, refusing a directory by name;
+     * if the channel then fails to close, {@code undo} is given what was read before the failure
+     * is thrown.
+     */
+    private static <T> T opened(Path path, Read<T> read, java.util.function.Consumer<T> undo) throws IOException {
         java.util.Objects.requireNonNull(path, "path");
+        T result = null;
         // A directory opens for reading on Linux; only mapping it fails (or, when it reports no
         // bytes, nothing fails at all). So the directory check runs on those paths alone, not as
         // a stat before every file this process maps.
@@ -111,11 +122,19 @@ public final class MappedFile {
             if (size == 0) {
                 refuseDirectory(path);
             }
-            return read.read(ch, size);
+            result = read.read(ch, size);
         } catch (IOException e) {
+            if (result != null) {
+                try {
+                    undo.accept(result);
+                } catch (RuntimeException | Error u) {
+                    e.addSuppressed(u);
+                }
+            }
             refuseDirectory(path);
             throw e;
         }
+        return result;
     }
 
     /** Maps {@code size} bytes of {@code ch} from {@code offset}, read-only, into {@code arena} (as the class comment says). */

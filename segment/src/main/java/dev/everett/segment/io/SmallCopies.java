@@ -13,7 +13,7 @@ import java.util.List;
  * shared by many files at a time, so that releasing one file's copy costs nothing of its own.
  *
  * <p><b>Why.</b> Each reader used to copy its file into a shared arena of its own, and closing a
- * shared arena costs a handshake with every Java thread (about 16 µs on the two-core guest of
+ * shared arena costs a handshake with every Java thread (16–32 µs on the two-core guest of
  * docs/benchmarks/compaction.md). A segment is a native with five small objects beside it (its
  * index, the empty native its routing heads share and the routing heads' indexes), so a 4 MiB
  * compaction output paid six handshakes when its store closed, 150 for 25 outputs
@@ -23,12 +23,18 @@ import java.util.List;
  * the last copy it holds is released, and the store's close closes the rest.
  *
  * <p><b>What it costs.</b> A released copy's memory stays until its generation closes: at most
- * {@link #GENERATION_BYTES} for each generation that some copy still holds. A store that opens
- * and deletes small objects for as long as it lives keeps the current generation and at most one
- * retired generation per object still open, usually one or two in all. A released copy stays
- * readable until then: the store's handles refuse use after their own close, so no caller
- * reaches it; and nothing is ever read from memory that has been freed, because the arena's close
- * is what frees it.
+ * {@link #GENERATION_BYTES} for each generation that some copy still holds. So a store that opens
+ * and deletes small objects for as long as it lives holds the current generation and at most one
+ * retired generation per small object still open; the store's empty native, opened first and
+ * shared by every routing head, holds the first one for the store's life. For the stores of
+ * compaction outputs (one segment each) that is one generation.
+ *
+ * <p><b>Reads after a release.</b> A released copy stays readable until its generation closes.
+ * The store's handles refuse use after their own close, but what a reader hands out may outlive
+ * it (a merge walks a reader's records through {@code EncodedRecords}; a cursor's key and value
+ * views are slices of the copy): such a holder reads the same immutable bytes until the
+ * generation closes, then fails with the closed arena's {@link IllegalStateException}. Nothing is
+ * ever read from freed memory, because the arena's close is what frees it.
  */
 public final class SmallCopies implements AutoCloseable {
     /** A generation retires once it holds this much (a segment's small objects take tens of kilobytes). */
@@ -95,7 +101,7 @@ public final class SmallCopies implements AutoCloseable {
     private synchronized void release(Generation g) {
         g.held--;
         if (g.retired && g.held == 0 && !closed) {
-            close(g);
+            tryClose(g);
         }
     }
 
@@ -107,13 +113,27 @@ public final class SmallCopies implements AutoCloseable {
         g.retired = true;
         current = null;
         if (g.held == 0) {
+            tryClose(g);
+        }
+    }
+
+    /**
+     * Closes a generation no copy holds any more. A shared arena refuses to close while some
+     * thread still has it in use (an I/O call into a released copy's bytes, say): the generation
+     * then stays listed and the store's close tries again, rather than failing the unrelated open
+     * or release that got here.
+     */
+    private void tryClose(Generation g) {
+        try {
             close(g);
+        } catch (IllegalStateException inUse) {
+            // Left open; close() retries and reports it.
         }
     }
 
     private void close(Generation g) {
-        open.remove(g);
         g.arena.close();
+        open.remove(g);
     }
 
     /** Generations whose arenas are open (for tests and diagnostics: memory held for released copies stays bounded). */
@@ -128,12 +148,25 @@ public final class SmallCopies implements AutoCloseable {
      */
     @Override
     public synchronized void close() {
-        if (!closed) {
-            closed = true;
-            current = null;
-            for (Generation g : List.copyOf(open)) {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        current = null;
+        RuntimeException failed = null;
+        for (Generation g : List.copyOf(open)) {
+            try {
                 close(g);
+            } catch (RuntimeException e) {
+                if (failed == null) {
+                    failed = e;
+                } else {
+                    failed.addSuppressed(e);
+                }
             }
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 }

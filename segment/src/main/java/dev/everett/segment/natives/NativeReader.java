@@ -35,8 +35,8 @@ import java.nio.file.Path;
  * {@link IllegalStateException} naming the file (a cursor opened before, the closed arena's):
  * the mapping cannot be touched once it is gone. A small native that an object store opens is
  * copied into the store's {@link SmallCopies} instead, which frees it with other small files'
- * copies; the store's handles refuse use after their own close. The policy's format must match
- * the file's directory magic.
+ * copies: a cursor opened before such a reader closed reads the same bytes until then, and fails
+ * with the closed arena's error after. The policy's format must match the file's directory magic.
  *
  * <p><b>Checked reads.</b> Unless opened with {@code verifyChecksums = false}, no record is read
  * from the body before its CRC32C has been checked: the first read of any kind (a cursor, a
@@ -374,7 +374,8 @@ public final class NativeReader implements SegmentReader {
     /**
      * Refuses a call after {@link #close()}, naming the file (a reader that was handed out and
      * closed must not answer from its header fields, nor fail with the closed arena's unnamed
-     * error). Cursors already open when the reader closed fail with the arena's error.
+     * error). Cursors already open when the reader closed fail with the arena's error (for a copy
+     * in a store's {@link SmallCopies}, once its generation closes).
      */
     private void live() {
         if (closed.get()) {

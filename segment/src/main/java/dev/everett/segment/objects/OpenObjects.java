@@ -513,15 +513,19 @@ public final class OpenObjects implements AutoCloseable {
             WrittenFiles.filtering(root, false);
         }
         closed = true;
-        natives.values().forEach(NativeReader::close);
-        indexes.values().forEach(IndexReader::close);
-        filters.values().forEach(KeyFilter::close);
-        copies.close();
-        natives.clear();
-        indexes.clear();
-        filters.clear();
-        holds.clear();
-        deleting.clear();
-        writtenHere.clear();
+        try {
+            natives.values().forEach(NativeReader::close);
+            indexes.values().forEach(IndexReader::close);
+            filters.values().forEach(KeyFilter::close);
+        } finally {
+            // Whatever a reader's close did, the small files' memory goes with the store.
+            copies.close();
+            natives.clear();
+            indexes.clear();
+            filters.clear();
+            holds.clear();
+            deleting.clear();
+            writtenHere.clear();
+        }
     }
 }
