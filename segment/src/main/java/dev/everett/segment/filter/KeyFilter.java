@@ -7,6 +7,7 @@ import dev.everett.segment.io.AtomicFile;
 import dev.everett.segment.io.Corruption;
 import dev.everett.segment.io.Envelope;
 import dev.everett.segment.io.MappedFile;
+import dev.everett.segment.io.SmallCopies;
 import dev.everett.segment.natives.NativeReader;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -16,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.zip.CRC32C;
 
 /**
@@ -39,14 +41,16 @@ public final class KeyFilter implements AutoCloseable {
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    private final Arena arena;
+    /** Releases {@link #file}'s memory: closes the filter's own arena, or gives back a store's copy. */
+    private final Runnable release;
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final MemorySegment file;
     private final Corruption corruption;
     private final int probes;
     private final long blocks;
 
-    private KeyFilter(Arena arena, MemorySegment file, Corruption corruption, int probes, long blocks) {
-        this.arena = arena;
+    private KeyFilter(Runnable release, MemorySegment file, Corruption corruption, int probes, long blocks) {
+        this.release = release;
         this.file = file;
         this.corruption = corruption;
         this.probes = probes;
@@ -201,9 +205,18 @@ public final class KeyFilter implements AutoCloseable {
      * @throws dev.everett.api.CorruptSegmentException naming the filter file, the offset and the rule broken
      */
     public static KeyFilter open(Path path, ObjectId nativeId, NativeReader natives) throws IOException {
-        Arena arena = Arena.ofShared();
+        return open(path, nativeId, natives, MappedFile.inOwnArena(arena -> MappedFile.readOnly(path, arena)));
+    }
+
+    /** As {@link #open(Path, ObjectId, NativeReader)}, a small filter copied into {@code copies} (an object store's, shared by its small files). */
+    public static KeyFilter open(Path path, ObjectId nativeId, NativeReader natives, SmallCopies copies) throws IOException {
+        return open(path, nativeId, natives, MappedFile.readOnly(path, copies));
+    }
+
+    /** Checks the filter whose bytes are {@code loaded}; releases them if it fails. */
+    private static KeyFilter open(Path path, ObjectId nativeId, NativeReader natives, MappedFile.Loaded loaded) {
         try {
-            MemorySegment f = MappedFile.readOnly(path, arena);
+            MemorySegment f = loaded.bytes();
             Corruption c = new Corruption(path);
             long size = f.byteSize();
             c.require(size >= HEADER, size, () -> "a key filter has a " + HEADER + "-byte header, the file has " + size + " bytes");
@@ -229,9 +242,9 @@ public final class KeyFilter implements AutoCloseable {
             c.require(crc == nativeCrc(natives), 56, () -> "native header CRC32C " + Integer.toHexString(crc)
                     + " equals the native's " + Integer.toHexString(nativeCrc(natives)));
             c.require(checksumHolds(f), 60, "CRC32C of the filter");
-            return new KeyFilter(arena, f, c, probes, blocks);
-        } catch (RuntimeException | IOException | Error e) {
-            arena.close();
+            return new KeyFilter(loaded.release(), f, c, probes, blocks);
+        } catch (RuntimeException | Error e) {
+            loaded.releaseAfter(e);
             throw e;
         }
     }
@@ -280,6 +293,8 @@ public final class KeyFilter implements AutoCloseable {
 
     @Override
     public void close() {
-        arena.close();
+        if (closed.compareAndSet(false, true)) {
+            release.run();
+        }
     }
 }

@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Memory for the copies of small files ({@link MappedFile#COPIED}) that one object store reads,
- * shared by many files at a time, so that releasing one file's copy costs nothing of its own.
+ * Memory for the copies of small files ({@link MappedFile#COPIED}: indexes, key filters, the
+ * empty native, small natives) that one object store reads, shared by many files at a time, so
+ * that releasing one file's copy costs nothing of its own.
  *
  * <p><b>Why.</b> Each reader used to copy its file into a shared arena of its own, and closing a
  * shared arena costs a handshake with every Java thread (16–32 µs on the two-core guest of

@@ -338,7 +338,7 @@ public final class OpenObjects implements AutoCloseable {
             long[] hashes = WrittenFiles.takeHashes(nativePath(id), n.fileBytes(), KeyFilter.nativeCrc(n));
             KeyFilter.write(p, id, n, filterPolicy, hashes != null && hashes.length == n.recordCount() ? hashes : null);
         }
-        f = KeyFilter.open(p, id, n);
+        f = KeyFilter.open(p, id, n, copies);
         filters.put(id, f);
         return f;
     }
