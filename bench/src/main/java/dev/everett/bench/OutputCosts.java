@@ -15,8 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * What one compaction output costs apart from its records: the steps a compaction takes for every
@@ -83,7 +81,7 @@ public final class OutputCosts {
                 for (int s = 0; s < STEPS.length; s++) {
                     t[s][r] = at[s + 1] - at[s];
                 }
-                delete(dir);
+                Kv02Data.deleteTree(dir);
             }
             StringBuilder line = new StringBuilder(String.format("%,d records, median µs:", records));
             for (int s = 0; s < STEPS.length; s++) {
@@ -109,15 +107,7 @@ public final class OutputCosts {
             System.out.printf("shared arena opened, allocated from and closed: %.2f µs; Files.exists(missing, NOFOLLOW_LINKS): %.2f µs%s%n",
                     (a1 - a0) / 1e3 / n, (a2 - a1) / 1e3 / n, found == 0 ? "" : " (the missing name exists?)");
         } finally {
-            delete(base);
-        }
-    }
-
-    private static void delete(Path dir) throws java.io.IOException {
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
+            Kv02Data.deleteTree(base);
         }
     }
 }
