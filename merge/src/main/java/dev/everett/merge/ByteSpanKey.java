@@ -26,10 +26,14 @@ final class ByteSpanKey extends SpanKey {
 
     @Override
     void track(long lit, long r, long n) {
-        if (r >= WORD_BYTES) {
-            return; // the first 16 bytes are kept
+        // Small, so it inlines into the record step: most records of long keys keep all 16 bytes.
+        if (r < WORD_BYTES) {
+            placeLiteral(lit, r, n);
         }
-        // Keep bytes [0, r), then place the literal's first m bytes at r (zero after them).
+    }
+
+    /** Keeps bytes [0, r) of the words, then places the literal's first bytes at r (zero after them). */
+    private void placeLiteral(long lit, long r, long n) {
         long m = Math.min(n, WORD_BYTES - r);
         long a;
         long b;

@@ -192,17 +192,14 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
      */
     public final void appendEncoded(long retained, MemorySegment literal, long literalAt, long literalLength,
                                     MemorySegment value, long valueAt, long valueLength) throws IOException {
-        if (streamWidth >= 0 && valueLength != streamWidth) {
-            throw new IllegalArgumentException("value of encoded width " + valueLength + " " + unit + " where every value must be " + streamWidth
-                    + " " + unit + " wide");
-        }
+        // The merger's per-record call: the refusals and the key samples are out of line, so the
+        // JIT inlines this into the merge loop (a hot method of more than FreqInlineSize bytecodes is called).
         long previousUnits = units(previousLength);
-        int oldLength = previousLength;
         long keyUnits = retained + literalLength;
-        if (retained < 0 || retained > previousUnits || (count > 0 && literalLength == 0) || (count == 0 && retained != 0)
+        if ((streamWidth >= 0 && valueLength != streamWidth) || retained < 0 || retained > previousUnits
+                || (count > 0 ? literalLength == 0 : retained != 0)
                 || keyUnits % units(1) != 0 || keyUnits / units(1) > Integer.MAX_VALUE - 16) {
-            throw new IllegalArgumentException("record " + count + " keeps " + retained + " of " + previousUnits
-                    + " " + unit + " and adds " + literalLength + ": not a strictly increasing key of whole bytes");
+            throw notEncodable(retained, previousUnits, literalLength, valueLength);
         }
         long path = framing.pathBits();
         long stored = count > 0 ? path + retained : firstRetained;
@@ -213,15 +210,31 @@ public abstract sealed class RecordEncoder permits ByteRecordEncoder, BitRecordE
         copy(literal, literalAt, literalLength);
         copy(value, valueAt, valueLength);
         trackWidth(valueLength);
+        int oldLength = previousLength;
         previousLength = (int) (keyUnits / units(1));
         if (samples != null) {
-            if (lastFromHostKey) {
-                samples.previousKey(previous, oldLength); // the samples keep no running key for host keys
-            }
-            samples.encoded(retained, literal, literalAt, literalLength);
+            sampleEncoded(oldLength, retained, literal, literalAt, literalLength);
         }
         lastFromHostKey = false;
         count++;
+    }
+
+    /** Why {@link #appendEncoded} refuses a record: its value's width, or its key's framing. */
+    private IllegalArgumentException notEncodable(long retained, long previousUnits, long literalLength, long valueLength) {
+        if (streamWidth >= 0 && valueLength != streamWidth) {
+            return new IllegalArgumentException("value of encoded width " + valueLength + " " + unit + " where every value must be " + streamWidth
+                    + " " + unit + " wide");
+        }
+        return new IllegalArgumentException("record " + count + " keeps " + retained + " of " + previousUnits
+                + " " + unit + " and adds " + literalLength + ": not a strictly increasing key of whole bytes");
+    }
+
+    /** Keeps the key of an encoded record in the samples (the previous key had {@code oldLength} bytes). */
+    private void sampleEncoded(int oldLength, long retained, MemorySegment literal, long literalAt, long literalLength) {
+        if (lastFromHostKey) {
+            samples.previousKey(previous, oldLength); // the samples keep no running key for host keys
+        }
+        samples.encoded(retained, literal, literalAt, literalLength);
     }
 
     /** A record's framing up to its literal. */

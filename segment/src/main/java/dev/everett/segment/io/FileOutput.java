@@ -202,6 +202,12 @@ public final class FileOutput {
             used += (int) length;
             return;
         }
+        // Out of line, so this stays small enough for the JIT to inline into a record writer.
+        writeRest(src, at, length);
+    }
+
+    /** {@link #write(MemorySegment, long, long)} of a copy that is long or at the end of the source or the buffer. */
+    private void writeRest(MemorySegment src, long at, long length) throws IOException {
         if (length <= ShortCopy.MAX && used + length <= buffer.length) {
             // Short copies at the end of the source or the buffer: a plain loop beats the general copy's checks.
             byte[] b = buffer;
