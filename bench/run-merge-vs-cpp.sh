@@ -2,7 +2,8 @@
 # Runs Everett's own C++ encoded merger (its benchmark bench/native_encoded.cc, built here from a
 # checkout of Everett's public source) beside ours on the same native-merge fixture, on the same
 # core, alternating, so that the two are compared on one machine in one time window
-# (docs/benchmarks/merge.md, "Beside Everett's C++ merger"). Everett's code is only compiled and
+# (docs/benchmarks/merge.md, "2026-12-07: beside Everett's C++ merger, built and run on this
+# machine"). Everett's code is only compiled and
 # run, from its own checkout; nothing of it enters this repository.
 #
 #   EVERETT_SRC=/path/to/everett bench/run-merge-vs-cpp.sh [ROUNDS]
@@ -39,6 +40,10 @@ cpp="$root/bench/target/everett-native-encoded"
 mkdir -p "$root/bench/target"
 g++ -std=c++20 -O3 -DNDEBUG -march=native -I"$src/include" "$src/bench/native_encoded.cc" -o "$cpp"
 
+# common.sh keeps a second run of the day apart by its .json, which this script does not write.
+if [ -e "$raw/$name-cpp.csv" ]; then
+  name="${name}-$(date -u +%H%M%S)"
+fi
 csv="$raw/$name-cpp.csv"
 txt="$raw/$name-java.txt"
 : > "$csv"

@@ -1,8 +1,6 @@
 #!/usr/bin/env python3
 """Tabulates bench/run-merge-vs-cpp.sh: Everett's C++ encoded merger beside ours, ns per key.
 
-    python3 bench/summarize_merge_vs_cpp.py CPP.csv JAVA.txt
-
 CPP.csv is the C++ benchmark's CSV with the round prepended to each line; JAVA.txt holds one
 MergeSteps line per run, prefixed by the round and the side ("ours", "before"). Per round, a C++
 figure is the median over merges 10 to 59 of one run, and ours is MergeSteps' sum of medians
@@ -31,9 +29,10 @@ def cpp_rows(path):
         f = line.strip().split(",")
         if len(f) < 9 or not f[0].isdigit() or f[1] == "profile":
             continue
-        rnd, profile, fixture, tail, merge, record_ns = f[0], f[1], f[2], f[5], int(f[6]), float(f[8])
-        variant = "fragments" if fixture == "fragments" else ("tail4096" if tail == "4096" else "prefix0")
-        if merge >= 10:
+        rnd, profile, fixture, prefix, tail, merge, record_ns = f[0], f[1], f[2], f[4], f[5], int(f[6]), float(f[8])
+        # MergeFixture's variant names: fragments, tail<T> or prefix<P>.
+        variant = "fragments" if fixture == "fragments" else (f"tail{tail}" if tail != "0" else f"prefix{prefix}")
+        if merge >= 10 and profile in POLICIES:
             runs[(rnd, POLICIES[profile], variant)].append(record_ns)
     out = collections.defaultdict(list)
     for (rnd, policy, variant), xs in runs.items():
