@@ -10,7 +10,8 @@
 #
 # Environment:
 #   EVERETT_SRC=...   a checkout of Everett's source (its include/diet/ and bench/native_encoded.cc)
-#   BEFORE_JAR=...    a second benchmarks.jar (say, built in a worktree of an older commit) run
+#   BEFORE_JAR=...    a second benchmarks.jar that has dev.everett.bench.MergeSteps (say, built in a
+#                     worktree of an older commit, with MergeSteps.java copied in if it predates it) run
 #                     after ours in every round, for a three-way comparison
 #   CORE=1            the core every run is pinned to (taskset)
 #   TAG=...           as in the other run-*.sh scripts: a check, its files go to bench/target/runs/
