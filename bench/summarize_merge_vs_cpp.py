@@ -18,7 +18,7 @@ import sys
 
 POLICIES = {"byte_fixed": "byte-fixed8", "byte_variable": "byte-variable8-24",
             "bit_fixed": "bit-fixed13", "bit_variable": "bit-variable8-24"}
-VARIANTS = ["fragments", "tail4096", "prefix0"]
+VARIANTS = ["fragments", "tail4096", "prefix0"]  # the script's fixtures first; any others after them
 STEPS = re.compile(r"^(\d+) (\w+) (\S+) (\S+), median ns per key: .* sum ([\d.]+)$")
 
 
@@ -75,7 +75,8 @@ def main():
         columns.append("ours/before")
     print("| " + " | ".join(columns) + " |")
     print("|" + "---|" * len(columns))
-    for variant in VARIANTS:
+    found = {v for _, v in cpp} | {v for s in sides for _, v in java[s]}
+    for variant in VARIANTS + sorted(found - set(VARIANTS)):
         for policy in POLICIES.values():
             key = (policy, variant)
             if key not in cpp and all(key not in java[s] for s in sides):
