@@ -1,0 +1,122 @@
+package dev.everett.bench;
+
+import dev.everett.api.MergeJob;
+import dev.everett.api.OpenMode;
+import dev.everett.api.Policy;
+import dev.everett.api.SegmentEngine;
+import dev.everett.api.SegmentReader;
+import dev.everett.merge.NativeMerger;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * The least any merge of a {@link MergeFixture} fixture pays on this machine to publish its
+ * output, with no merging at all: a file holding exactly the merged output's bytes, written from
+ * memory that is already filled, then published as a merge publishes (force the data, rename over
+ * the previous output, force the directory). Every round writes a new file and the rename frees
+ * the previous one's pages, as one merge after another does in {@link MergeSteps}. The bytes go
+ * from a direct buffer in 64 KiB calls (the size the segment writer's buffer grows to), so no
+ * copy in user space is counted. Then two passes over the same bytes that a merge which checksums
+ * its output and copies it out of its inputs' mappings cannot avoid either: the output's CRC32C
+ * (from the direct buffer, as a writer takes it of what it writes) and one copy of it into a heap
+ * buffer in 64 KiB pieces (as a literal is copied out of a mapping). Prints the median of each over
+ * the second half of the rounds in ns per output key, beside the output's size: the floor under
+ * {@link MergeSteps}' sum for the same fixture (docs/benchmarks/merge.md, "2026-12-07: the floor
+ * under the 4 KiB tails").
+ *
+ * <pre>java --enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -cp bench/target/benchmarks.jar \
+ *     dev.everett.bench.PublishFloor POLICY VARIANT ROUNDS [DIR]</pre>
+ */
+public final class PublishFloor {
+    private static final int WRITE = 1 << 16;
+
+    private PublishFloor() {
+    }
+
+    /** Median of the second half of the rounds, per output key. */
+    private static double perKey(long[] t) {
+        long[] late = Arrays.copyOfRange(t, t.length / 2, t.length);
+        Arrays.sort(late);
+        return late[late.length / 2] / (double) MergeFixture.N;
+    }
+
+    public static void main(String[] args) throws IOException {
+        if (args.length < 3 || args.length > 4) {
+            System.err.println("usage: PublishFloor POLICY VARIANT ROUNDS [DIR] (e.g. byte-fixed8 tail4096 1500)");
+            System.exit(2);
+        }
+        Policy policy = MergeFixture.policy(args[0]);
+        MergeFixture.Variant variant = MergeFixture.Variant.of(args[1]);
+        int rounds = Integer.parseInt(args[2]);
+        SegmentEngine engine = SegmentEngine.load();
+        Path work = Kv02Data.workDir(args.length == 4 ? args[3] : "auto", "everett-bench-publish-floor-");
+        try {
+            Path olderFile = work.resolve("older.kv02");
+            Path newerFile = work.resolve("newer.kv02");
+            Path merged = work.resolve("merged.kv02");
+            MergeFixture.writeOlder(engine, olderFile, policy, variant);
+            MergeFixture.writeNewer(engine, newerFile, policy, variant);
+            try (SegmentReader older = engine.open(olderFile, policy, OpenMode.TYPED);
+                 SegmentReader newer = engine.open(newerFile, policy, OpenMode.TYPED);
+                 MergeJob job = NativeMerger.of(older, newer).into(merged).start()) {
+                while (!job.done()) {
+                    job.step(MergeBench.STEP);
+                }
+                job.finish();
+            }
+            MergeFixture.check(engine, merged, policy, variant);
+            byte[] bytes = Files.readAllBytes(merged);
+            ByteBuffer source = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+            Path temp = work.resolve("floor.tmp");
+            Path target = work.resolve("floor.kv02");
+            long[] t = new long[rounds];
+            for (int r = 0; r < rounds; r++) {
+                long t0 = System.nanoTime();
+                try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+                    for (int at = 0; at < bytes.length; at += WRITE) {
+                        ByteBuffer call = source.slice(at, Math.min(WRITE, bytes.length - at));
+                        while (call.hasRemaining()) {
+                            out.write(call);
+                        }
+                    }
+                    out.force(true);
+                }
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                try (FileChannel dir = FileChannel.open(work, StandardOpenOption.READ)) {
+                    dir.force(true);
+                }
+                t[r] = System.nanoTime() - t0;
+            }
+            long[] crc = new long[rounds];
+            long[] copy = new long[rounds];
+            byte[] into = new byte[WRITE];
+            long sink = 0;
+            for (int r = 0; r < rounds; r++) {
+                long t0 = System.nanoTime();
+                CRC32C c = new CRC32C();
+                c.update(source.duplicate());
+                long t1 = System.nanoTime();
+                for (int at = 0; at < bytes.length; at += WRITE) {
+                    source.get(at, into, 0, Math.min(WRITE, bytes.length - at));
+                }
+                crc[r] = t1 - t0;
+                copy[r] = System.nanoTime() - t1;
+                sink += c.getValue() + into[r & (WRITE - 1)];
+            }
+            System.out.printf("%s %s, publish floor: median ns per key %.1f (output %,d bytes; its CRC32C %.1f, one copy %.1f ns per key)%n",
+                    args[0], args[1], perKey(t), bytes.length, perKey(crc), perKey(copy));
+            if (sink == 42) {
+                System.out.println(); // keeps the passes' results live
+            }
+        } finally {
+            Kv02Data.deleteTree(work);
+        }
+    }
+}

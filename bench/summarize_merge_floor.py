@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Tabulates bench/run-merge-floor.sh: each fixture's whole merge beside its publish floor, ns per key.
+
+TXT holds one line per run, prefixed by the round and the side: "floor" (PublishFloor: the
+merged output's bytes published from memory, no merging), "ours" and "before" (MergeSteps' sum of
+medians, start + steps + finish). Each cell is the median over rounds with the range of the
+rounds; with --best, the fastest round (this guest's slow spells double single runs). The last
+columns set the floor against half of the before side's time, which is issue #14's target: where
+floor / before is above 0.5, no merge that publishes its output as a file reaches the target on
+this machine, however little its own code costs.
+
+    python3 bench/summarize_merge_floor.py [--best] TXT
+"""
+import collections
+import re
+import statistics
+import sys
+
+LINE = re.compile(r"^(\d+) (\w+) (\S+) (\S+), (?:median ns per key: .* sum ([\d.]+)|publish floor: median ns per key ([\d.]+) .*)$")
+
+
+def rows(path):
+    """side -> (policy, variant) -> [per-round ns per key]."""
+    out = collections.defaultdict(lambda: collections.defaultdict(list))
+    for line in open(path):
+        m = LINE.match(line.strip())
+        if m:
+            out[m.group(2)][(m.group(3), m.group(4))].append(float(m.group(5) or m.group(6)))
+    return out
+
+
+def main(argv):
+    best = "--best" in argv
+    args = [a for a in argv if a != "--best"]
+    if len(args) != 1:
+        sys.exit(__doc__)
+    pick = min if best else statistics.median
+    data = rows(args[0])
+    sides = [s for s in ("floor", "ours", "before") if s in data]
+    keys = sorted({k for s in sides for k in data[s]}, key=lambda k: (k[1] != "tail4096", k))
+
+    def cell(xs):
+        return f"{pick(xs):,.1f} ({min(xs):,.1f}–{max(xs):,.1f})" if xs else "–"
+
+    def ratio(a, b):
+        return f"{pick(a) / pick(b):.2f}" if a and b else "–"
+
+    head = ["policy", "variant"] + sides + ["floor/ours"]
+    if "before" in sides:
+        head += ["ours/before", "floor/before"]
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * 2 + "---:|" * (len(head) - 2))
+    for k in keys:
+        got = {s: data[s].get(k, []) for s in sides}
+        line = [k[0], k[1]] + [cell(got[s]) for s in sides] + [ratio(got.get("floor"), got.get("ours"))]
+        if "before" in sides:
+            line += [ratio(got["ours"], got["before"]), ratio(got.get("floor"), got["before"])]
+        print("| " + " | ".join(line) + " |")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
