@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Sets each native-merge fixture's whole merge beside the least any merge of it pays on this
-# machine to publish its output (`PublishFloor`: the merged output's bytes written from memory to a
-# new file, forced and renamed over the previous one, with no merging), on the same core,
-# alternating (docs/benchmarks/merge.md, "2026-12-07: the floor under the 4 KiB tails").
+# Sets the whole merge of the native-merge fixture's tail4096 and fragments variants beside what
+# publishing its output costs on this machine with no merging (`PublishFloor`: the merged output's
+# bytes written from memory to a new file, forced and renamed over the previous one), on the same
+# core, alternating, so both are measured in the same time window (docs/benchmarks/merge.md, "2026-12-07: the floor under the 4 KiB tails").
 #
 #   bench/run-merge-floor.sh [ROUNDS]
 #
@@ -16,10 +16,12 @@
 #
 # Each round runs, per fixture (tail4096, fragments) and policy: `PublishFloor`, then `MergeSteps`
 # of ours and then of BEFORE_JAR (1,500 merges or publishes on the tails, 8,000 on the fragments;
-# the second half's medians). About 4 minutes a round with BEFORE_JAR; the default is 3 rounds.
+# the second half's medians). About 6 minutes a round with BEFORE_JAR; the default is 3 rounds.
 #
-# Output (under docs/benchmarks/raw/): merge-floor-<date>[-TAG].txt (one line per run, prefixed by
-# round and side: floor, ours, before) and the table printed by bench/summarize_merge_floor.py.
+# Output: merge-floor-<date>[-TAG].txt under docs/benchmarks/raw/ (bench/target/runs/ for a TAG),
+# one line per run prefixed by round and side (floor, ours, before); then the table of
+# bench/summarize_merge_floor.py (medians of the rounds; --best on the file for the fastest rounds)
+# is printed.
 set -euo pipefail
 
 KIND=merge-floor
@@ -44,9 +46,12 @@ for ((r = 1; r <= rounds; r++)); do
     # shellcheck disable=SC2086  # the fixture's two words on purpose
     set -- $fixture
     for policy in byte-fixed8 byte-variable8-24 bit-fixed13 bit-variable8-24; do
-      echo "$r floor $(run "$jar" dev.everett.bench.PublishFloor "$policy" "$1" "$2")" >> "$txt"
+      # Assigned first: set -e does not see a failure inside echo's arguments.
+      line=$(run "$jar" dev.everett.bench.PublishFloor "$policy" "$1" "$2")
+      echo "$r floor $line" >> "$txt"
       for side in "${sides[@]}"; do
-        echo "$r ${side%%:*} $(run "${side#*:}" dev.everett.bench.MergeSteps "$policy" "$1" "$2")" >> "$txt"
+        line=$(run "${side#*:}" dev.everett.bench.MergeSteps "$policy" "$1" "$2")
+        echo "$r ${side%%:*} $line" >> "$txt"
       done
     done
   done

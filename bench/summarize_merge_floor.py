@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Tabulates bench/run-merge-floor.sh: each fixture's whole merge beside its publish floor, ns per key.
 
+A floor line also carries the output's CRC32C and one copy of it (ns per key); these are printed in
+a second table when present.
+
 TXT holds one line per run, prefixed by the round and the side: "floor" (PublishFloor: the
 merged output's bytes published from memory, no merging), "ours" and "before" (MergeSteps' sum of
 medians, start + steps + finish). Each cell is the median over rounds with the range of the
@@ -16,16 +19,21 @@ import re
 import statistics
 import sys
 
-LINE = re.compile(r"^(\d+) (\w+) (\S+) (\S+), (?:median ns per key: .* sum ([\d.]+)|publish floor: median ns per key ([\d.]+) .*)$")
+LINE = re.compile(r"^(\d+) (\w+) (\S+) (\S+), (?:median ns per key: .* sum ([\d.]+)|publish floor: median ns per key ([\d.]+) "
+                  r"\(output [\d,]+ bytes(?:; its CRC32C ([\d.]+), one copy ([\d.]+) ns per key)?\))$")
 
 
 def rows(path):
-    """side -> (policy, variant) -> [per-round ns per key]."""
+    """side -> (policy, variant) -> [per-round ns per key]; the floor lines' passes as sides "crc" and "copy"."""
     out = collections.defaultdict(lambda: collections.defaultdict(list))
     for line in open(path):
         m = LINE.match(line.strip())
         if m:
-            out[m.group(2)][(m.group(3), m.group(4))].append(float(m.group(5) or m.group(6)))
+            key = (m.group(3), m.group(4))
+            out[m.group(2)][key].append(float(m.group(5) or m.group(6)))
+            if m.group(7):
+                out["crc"][key].append(float(m.group(7)))
+                out["copy"][key].append(float(m.group(8)))
     return out
 
 
@@ -54,8 +62,15 @@ def main(argv):
         got = {s: data[s].get(k, []) for s in sides}
         line = [k[0], k[1]] + [cell(got[s]) for s in sides] + [ratio(got.get("floor"), got.get("ours"))]
         if "before" in sides:
-            line += [ratio(got["ours"], got["before"]), ratio(got.get("floor"), got["before"])]
+            line += [ratio(got.get("ours"), got["before"]), ratio(got.get("floor"), got["before"])]
         print("| " + " | ".join(line) + " |")
+    passes = sorted(data["crc"], key=lambda k: (k[1] != "tail4096", k)) if "crc" in data else []
+    if passes:
+        print()
+        print("| policy | variant | CRC32C of the output | one copy of the output |")
+        print("|---|---|---:|---:|")
+        for k in passes:
+            print(f"| {k[0]} | {k[1]} | {cell(data['crc'][k])} | {cell(data['copy'][k])} |")
 
 
 if __name__ == "__main__":
