@@ -25,22 +25,50 @@ public final class MergeSteps {
     private MergeSteps() {
     }
 
-    public static void main(String[] args) throws IOException {
-        if (args.length < 3 || args.length > 4) {
-            System.err.println("usage: MergeSteps POLICY VARIANT ROUNDS [DIR] (e.g. byte-fixed8 fragments 15000)");
-            System.exit(2);
+    /**
+     * What the merge tools take, {@code POLICY VARIANT ROUNDS [DIR]}, and the fixture's two inputs
+     * written in a fresh work directory (deleted again if writing them fails). Kept in this class
+     * because {@code MergeSteps.java} is copied as it is into older checkouts to time them.
+     */
+    record Run(Policy policy, MergeFixture.Variant variant, int rounds, SegmentEngine engine, Path work,
+               Path olderFile, Path newerFile) {
+        static Run of(String tool, String example, String workPrefix, String[] args) throws IOException {
+            if (args.length < 3 || args.length > 4) {
+                System.err.println("usage: " + tool + " POLICY VARIANT ROUNDS [DIR] (e.g. " + example + ")");
+                System.exit(2);
+            }
+            Policy policy = MergeFixture.policy(args[0]);
+            MergeFixture.Variant variant = MergeFixture.Variant.of(args[1]);
+            int rounds = Integer.parseInt(args[2]);
+            if (rounds < 2) {
+                System.err.println("ROUNDS must be at least 2 (the medians are over the second half), got " + rounds);
+                System.exit(2);
+            }
+            SegmentEngine engine = SegmentEngine.load();
+            Path work = Kv02Data.workDir(args.length == 4 ? args[3] : "auto", workPrefix);
+            Run run = new Run(policy, variant, rounds, engine, work, work.resolve("older.kv02"), work.resolve("newer.kv02"));
+            try {
+                MergeFixture.writeOlder(engine, run.olderFile, policy, variant);
+                MergeFixture.writeNewer(engine, run.newerFile, policy, variant);
+            } catch (IOException | RuntimeException | Error e) {
+                Kv02Data.deleteTree(work);
+                throw e;
+            }
+            return run;
         }
-        Policy policy = MergeFixture.policy(args[0]);
-        MergeFixture.Variant variant = MergeFixture.Variant.of(args[1]);
-        int rounds = Integer.parseInt(args[2]);
-        SegmentEngine engine = SegmentEngine.load();
-        Path work = Kv02Data.workDir(args.length == 4 ? args[3] : "auto", "everett-bench-merge-steps-");
+    }
+
+    public static void main(String[] args) throws IOException {
+        Run run = Run.of("MergeSteps", "byte-fixed8 fragments 15000", "everett-bench-merge-steps-", args);
+        Policy policy = run.policy();
+        MergeFixture.Variant variant = run.variant();
+        int rounds = run.rounds();
+        SegmentEngine engine = run.engine();
+        Path work = run.work();
         try {
-            Path olderFile = work.resolve("older.kv02");
-            Path newerFile = work.resolve("newer.kv02");
+            Path olderFile = run.olderFile();
+            Path newerFile = run.newerFile();
             Path out = work.resolve("merged.kv02");
-            MergeFixture.writeOlder(engine, olderFile, policy, variant);
-            MergeFixture.writeNewer(engine, newerFile, policy, variant);
             long[][] t = new long[3][rounds];
             try (SegmentReader older = engine.open(olderFile, policy, OpenMode.TYPED);
                  SegmentReader newer = engine.open(newerFile, policy, OpenMode.TYPED)) {
@@ -70,7 +98,8 @@ public final class MergeSteps {
         }
     }
 
-    private static double median(long[] x, int from) {
+    /** The median of {@code x[from ..]} (the upper one of an even count). */
+    static double median(long[] x, int from) {
         long[] y = Arrays.copyOfRange(x, from, x.length);
         Arrays.sort(y);
         return y[y.length / 2];

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.Locale;
 import java.util.zip.CRC32C;
 
@@ -43,28 +42,19 @@ public final class PublishFloor {
 
     /** Median of the second half of the rounds, per output key. */
     private static double perKey(long[] t) {
-        long[] late = Arrays.copyOfRange(t, t.length / 2, t.length);
-        Arrays.sort(late);
-        return late[late.length / 2] / (double) MergeFixture.N;
+        return MergeSteps.median(t, t.length / 2) / MergeFixture.N;
     }
 
     public static void main(String[] args) throws IOException {
-        if (args.length < 3 || args.length > 4) {
-            System.err.println("usage: PublishFloor POLICY VARIANT ROUNDS [DIR] (e.g. byte-fixed8 tail4096 1500)");
-            System.exit(2);
-        }
-        Policy policy = MergeFixture.policy(args[0]);
-        MergeFixture.Variant variant = MergeFixture.Variant.of(args[1]);
-        int rounds = Integer.parseInt(args[2]);
-        if (rounds < 2) {
-            System.err.println("ROUNDS must be at least 2 (the medians are over the second half), got " + rounds);
-            System.exit(2);
-        }
-        SegmentEngine engine = SegmentEngine.load();
-        Path work = Kv02Data.workDir(args.length == 4 ? args[3] : "auto", "everett-bench-publish-floor-");
+        MergeSteps.Run run = MergeSteps.Run.of("PublishFloor", "byte-fixed8 tail4096 1500", "everett-bench-publish-floor-", args);
+        Policy policy = run.policy();
+        MergeFixture.Variant variant = run.variant();
+        int rounds = run.rounds();
+        SegmentEngine engine = run.engine();
+        Path work = run.work();
         try {
-            Path olderFile = work.resolve("older.kv02");
-            Path newerFile = work.resolve("newer.kv02");
+            Path olderFile = run.olderFile();
+            Path newerFile = run.newerFile();
             Path merged = work.resolve("merged.kv02");
             MergeFixture.writeOlder(engine, olderFile, policy, variant);
             MergeFixture.writeNewer(engine, newerFile, policy, variant);
