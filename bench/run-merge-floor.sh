@@ -35,11 +35,7 @@ if [ -e "$raw/$name.txt" ]; then
 fi
 txt="$raw/$name.txt"
 : > "$txt"
-sides=("ours:$jar")
-if [ -n "${BEFORE_JAR:-}" ]; then
-  sides+=("before:$BEFORE_JAR")
-fi
-run() { jdk taskset -c "$core" java --enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -cp "$@"; }
+. "$root/bench/merge-sides.sh"
 echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) cores  core $core  $(uptime)" | tee -a "$txt"
 for ((r = 1; r <= rounds; r++)); do
   for fixture in "tail4096 1500" "fragments 8000"; do
@@ -47,12 +43,9 @@ for ((r = 1; r <= rounds; r++)); do
     set -- $fixture
     for policy in byte-fixed8 byte-variable8-24 bit-fixed13 bit-variable8-24; do
       # Assigned first: set -e does not see a failure inside echo's arguments.
-      line=$(run "$jar" dev.everett.bench.PublishFloor "$policy" "$1" "$2")
+      line=$(pinned_java "$jar" dev.everett.bench.PublishFloor "$policy" "$1" "$2")
       echo "$r floor $line" >> "$txt"
-      for side in "${sides[@]}"; do
-        line=$(run "${side#*:}" dev.everett.bench.MergeSteps "$policy" "$1" "$2")
-        echo "$r ${side%%:*} $line" >> "$txt"
-      done
+      merge_steps "$r" "$policy" "$1" "$2" "$txt"
     done
   done
 done

@@ -49,10 +49,7 @@ csv="$raw/$name-cpp.csv"
 txt="$raw/$name-java.txt"
 : > "$csv"
 : > "$txt"
-sides=("ours:$jar")
-if [ -n "${BEFORE_JAR:-}" ]; then
-  sides+=("before:$BEFORE_JAR")
-fi
+. "$root/bench/merge-sides.sh"
 echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) cores  core $core  $(uptime)" | tee -a "$txt"
 for ((r = 1; r <= rounds; r++)); do
   for fixture in "fragments 0 fragments 8000" "ids 4096 tail4096 1500" "ids 0 prefix0 8000"; do
@@ -60,11 +57,7 @@ for ((r = 1; r <= rounds; r++)); do
     set -- $fixture
     taskset -c "$core" "$cpp" 4096 0 60 "$1" "$2" | sed "s/^/$r,/" >> "$csv"
     for policy in byte-fixed8 byte-variable8-24 bit-fixed13 bit-variable8-24; do
-      for side in "${sides[@]}"; do
-        line=$(jdk taskset -c "$core" java --enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -cp "${side#*:}" \
-          dev.everett.bench.MergeSteps "$policy" "$3" "$4")
-        echo "$r ${side%%:*} $line" >> "$txt"
-      done
+      merge_steps "$r" "$policy" "$3" "$4" "$txt"
     done
   done
 done
