@@ -13,6 +13,11 @@
 #   CORE=1            the core every run is pinned to (taskset)
 #   TAG=...           as in the other run-*.sh scripts: a check, its files go to bench/target/runs/
 #   SKIP_BUILD=1      reuse bench/target/benchmarks.jar
+#   FLOOR_WRITES="65536 1048576"
+#                     the write call sizes PublishFloor publishes with, one floor run each (default
+#                     65536, the segment writer's buffer; another size N is the side floorN)
+#   VARIANTS="tail4096 fragments"
+#                     the fixtures run (default both)
 #
 # Each round runs, per fixture (tail4096, fragments) and policy: `PublishFloor`, then `MergeSteps`
 # of ours and then of BEFORE_JAR (1,500 merges or publishes on the tails, 8,000 on the fragments;
@@ -38,14 +43,23 @@ txt="$raw/$name.txt"
 . "$root/bench/merge-sides.sh"
 echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) cores  core $core  $(uptime)" | tee -a "$txt"
 for ((r = 1; r <= rounds; r++)); do
-  for fixture in "tail4096 1500" "fragments 8000"; do
-    # shellcheck disable=SC2086  # the fixture's two words on purpose
-    set -- $fixture
+  for variant in ${VARIANTS:-tail4096 fragments}; do
+    case "$variant" in
+      tail4096) merges=1500 ;;
+      fragments) merges=8000 ;;
+      *) echo "VARIANTS: unknown fixture '$variant' (tail4096, fragments)" >&2; exit 2 ;;
+    esac
     for policy in byte-fixed8 byte-variable8-24 bit-fixed13 bit-variable8-24; do
-      # Assigned first: set -e does not see a failure inside echo's arguments.
-      line=$(pinned_java "$jar" dev.everett.bench.PublishFloor "$policy" "$1" "$2")
-      echo "$r floor $line" >> "$txt"
-      merge_steps "$r" "$policy" "$1" "$2" "$txt"
+      for write in ${FLOOR_WRITES:-65536}; do
+        side=floor
+        if [ "$write" != 65536 ]; then
+          side="floor$write"
+        fi
+        # Assigned first: set -e does not see a failure inside echo's arguments.
+        line=$(pinned_java "$jar" -Deverett.floor.write="$write" dev.everett.bench.PublishFloor "$policy" "$variant" "$merges")
+        echo "$r $side $line" >> "$txt"
+      done
+      merge_steps "$r" "$policy" "$variant" "$merges" "$txt"
     done
   done
 done

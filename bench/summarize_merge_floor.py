@@ -5,8 +5,8 @@ A floor line also carries the output's CRC32C and one copy of it (ns per key); t
 a second table when present.
 
 TXT holds one line per run, prefixed by the round and the side: "floor" (PublishFloor: the
-merged output's bytes published from memory, no merging), "ours" and "before" (MergeSteps' sum of
-medians, start + steps + finish). Each cell is the median over rounds with the range of the
+merged output's bytes published from memory in 64 KiB writes, no merging), "floorN" (the same in
+N-byte writes), "ours" and "before" (MergeSteps' sum of medians, start + steps + finish). Each cell is the median over rounds with the range of the
 rounds; with --best, the fastest round (this guest's slow spells double single runs). The last
 columns set the floor against half of the before side's time, which is issue #14's target: where
 floor / before is above 0.5, no merge that publishes its output as a file reaches the target on
@@ -19,7 +19,7 @@ import re
 import statistics
 import sys
 
-LINE = re.compile(r"^(\d+) (\w+) (\S+) (\S+), (?:median ns per key: .* sum ([\d.]+)|publish floor: median ns per key ([\d.]+) "
+LINE = re.compile(r"^(\d+) (\w+) (\S+) (\S+), (?:median ns per key: .* sum ([\d.]+)|publish floor(?: in [\d,]+-byte writes)?: median ns per key ([\d.]+) "
                   r"\(output [\d,]+ bytes(?:; its CRC32C ([\d.]+), one copy ([\d.]+) ns per key)?\))$")
 
 
@@ -31,7 +31,7 @@ def rows(path):
         if m:
             key = (m.group(3), m.group(4))
             out[m.group(2)][key].append(float(m.group(5) or m.group(6)))
-            if m.group(7):
+            if m.group(7) and m.group(2) == "floor":
                 out["crc"][key].append(float(m.group(7)))
                 out["copy"][key].append(float(m.group(8)))
     return out
@@ -44,7 +44,8 @@ def main(argv):
         sys.exit(__doc__)
     pick = min if best else statistics.median
     data = rows(args[0])
-    sides = [s for s in ("floor", "ours", "before") if s in data]
+    floors = sorted((s for s in data if re.fullmatch(r"floor\d*", s)), key=lambda s: (s != "floor", len(s), s))
+    sides = floors + [s for s in ("ours", "before") if s in data]
     keys = sorted({k for s in sides for k in data[s]}, key=lambda k: (k[1] != "tail4096", k))
 
     def cell(xs):
@@ -53,16 +54,16 @@ def main(argv):
     def ratio(a, b):
         return f"{pick(a) / pick(b):.2f}" if a and b else "–"
 
-    head = ["policy", "variant"] + sides + ["floor/ours"]
+    head = ["policy", "variant"] + sides + ([f"{floors[0]}/ours"] if floors else [])
     if "before" in sides:
-        head += ["ours/before", "floor/before"]
+        head += ["ours/before"] + [f"{f}/before" for f in floors]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * 2 + "---:|" * (len(head) - 2))
     for k in keys:
         got = {s: data[s].get(k, []) for s in sides}
-        line = [k[0], k[1]] + [cell(got[s]) for s in sides] + [ratio(got.get("floor"), got.get("ours"))]
+        line = [k[0], k[1]] + [cell(got[s]) for s in sides] + ([ratio(got[floors[0]], got.get("ours"))] if floors else [])
         if "before" in sides:
-            line += [ratio(got.get("ours"), got["before"]), ratio(got.get("floor"), got["before"])]
+            line += [ratio(got.get("ours"), got["before"])] + [ratio(got[f], got["before"]) for f in floors]
         print("| " + " | ".join(line) + " |")
     passes = sorted(data["crc"], key=lambda k: (k[1] != "tail4096", k)) if "crc" in data else []
     if passes:

@@ -23,7 +23,8 @@ import java.util.zip.CRC32C;
  * the previous output, force the directory). Every round writes a new file and the rename frees
  * the previous one's pages, as one merge after another does in {@link MergeSteps}. The bytes go
  * from a direct buffer in 64 KiB calls (the size the segment writer's buffer grows to), so no
- * copy in user space is counted. It is a floor for merges that publish the same way, measured in
+ * copy in user space is counted; {@code -Deverett.floor.write=BYTES} sets another call size, to
+ * see what larger writes would spare (the line then names it). It is a floor for merges that publish the same way, measured in
  * the same time window as they are (this guest's speed varies by spells), not a bound for every
  * way of writing a file. Then two passes that a merge which checksums its output and copies it
  * out of its inputs' mappings makes as well, timed apart: each 64 KiB piece of the output copied
@@ -35,6 +36,7 @@ import java.util.zip.CRC32C;
  *     dev.everett.bench.PublishFloor POLICY VARIANT ROUNDS [DIR]</pre>
  */
 public final class PublishFloor {
+    /** The writer's buffer, the pieces the passes take and the default publishing call. */
     private static final int WRITE = 1 << 16;
 
     private PublishFloor() {
@@ -50,6 +52,16 @@ public final class PublishFloor {
         Policy policy = run.policy();
         MergeFixture.Variant variant = run.variant();
         int rounds = run.rounds();
+        String asked = System.getProperty("everett.floor.write", Integer.toString(WRITE));
+        int call;
+        try {
+            call = Integer.parseInt(asked);
+        } catch (NumberFormatException e) {
+            call = 0;
+        }
+        if (call < 1) {
+            throw new IllegalArgumentException("everett.floor.write must be a whole number of bytes, at least 1, got '" + asked + "'");
+        }
         SegmentEngine engine = run.engine();
         Path work = run.work();
         try {
@@ -76,10 +88,10 @@ public final class PublishFloor {
             for (int r = 0; r < rounds; r++) {
                 long t0 = System.nanoTime();
                 try (FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                    for (int at = 0; at < bytes.length; at += WRITE) {
-                        ByteBuffer call = source.slice(at, Math.min(WRITE, bytes.length - at));
-                        while (call.hasRemaining()) {
-                            out.write(call);
+                    for (int at = 0; at < bytes.length; at += call) {
+                        ByteBuffer piece = source.slice(at, Math.min(call, bytes.length - at));
+                        while (piece.hasRemaining()) {
+                            out.write(piece);
                         }
                     }
                     out.force(true);
@@ -113,8 +125,9 @@ public final class PublishFloor {
                 copy[r] = copying;
                 sink += c.getValue();
             }
-            System.out.printf(Locale.ROOT, "%s %s, publish floor: median ns per key %.1f (output %,d bytes; its CRC32C %.1f, one copy %.1f ns per key)%n",
-                    args[0], args[1], perKey(t), bytes.length, perKey(crc), perKey(copy));
+            String calls = call == WRITE ? "" : String.format(Locale.ROOT, " in %,d-byte writes", call);
+            System.out.printf(Locale.ROOT, "%s %s, publish floor%s: median ns per key %.1f (output %,d bytes; its CRC32C %.1f, one copy %.1f ns per key)%n",
+                    args[0], args[1], calls, perKey(t), bytes.length, perKey(crc), perKey(copy));
             if (sink == 42) {
                 System.out.println(); // keeps the passes' results live
             }
