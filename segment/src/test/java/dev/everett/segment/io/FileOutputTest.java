@@ -6,17 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Random;
 import java.util.zip.CRC32C;
+import dev.everett.segment.testing.Seeds;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The buffered writer's copies land exactly their bytes, across buffer ends and source ends. */
+@ExtendWith(Seeds.class)
 class FileOutputTest {
+    private static final ValueLayout.OfLong BIG_ENDIAN_WORD = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+
     @TempDir
     Path dir;
 
@@ -56,6 +63,87 @@ class FileOutputTest {
                 assertEquals(crc.getValue(), out.crc());
             }
             assertArrayEquals(expected.toByteArray(), Files.readAllBytes(f), "round " + round);
+        }
+    }
+
+    /**
+     * An output of several MiB, long enough for the buffer to grow through every size to its
+     * largest and flush at it many times: every kind of write, long copies that span flushes,
+     * byte arrays larger than half the buffer (written on their own), shifted bit words, and
+     * held sections on both sides of the size that joins the buffer, give the file's exact bytes,
+     * its position and the CRC32C of everything written.
+     */
+    @Test
+    void longOutputsCrossEveryBufferSize(Random rnd) throws IOException {
+        byte[] source = new byte[3 << 19];
+        rnd.nextBytes(source);
+        MemorySegment src = MemorySegment.ofArray(source);
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        Path f = dir.resolve("long");
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            FileOutput out = new FileOutput(ch, 0);
+            while (expected.size() < 6 << 20) {
+                switch (rnd.nextInt(6)) {
+                    case 0 -> {
+                        int b = rnd.nextInt(256);
+                        out.writeByte(b);
+                        expected.write(b);
+                    }
+                    case 1 -> {
+                        int length = rnd.nextInt(rnd.nextBoolean() ? 64 : source.length / 2);
+                        int at = rnd.nextInt(source.length - length + 1);
+                        out.write(src, at, length);
+                        expected.write(source, at, length);
+                    }
+                    case 2 -> {
+                        int length = rnd.nextInt(rnd.nextBoolean() ? 4096 : 1 << 20);
+                        int at = rnd.nextInt(source.length - length + 1);
+                        out.write(source, at, length);
+                        expected.write(source, at, length);
+                    }
+                    case 3 -> {
+                        int words = rnd.nextInt(rnd.nextBoolean() ? 8 : 40_000);
+                        int shift = 1 + rnd.nextInt(63);
+                        int at = rnd.nextInt(source.length - 8 * words + 1);
+                        long pending = rnd.nextLong() & (-1L << (64 - shift));
+                        long left = out.writeShiftedWords(src, at, words, pending, shift);
+                        long p = pending;
+                        for (int i = 0; i < words; i++) {
+                            long w = src.get(BIG_ENDIAN_WORD, at + 8L * i);
+                            writeBigEndian(expected, p | (w >>> shift));
+                            p = w << (64 - shift);
+                        }
+                        assertEquals(p, left);
+                    }
+                    case 4 -> {
+                        long v = rnd.nextLong();
+                        out.writeLongBigEndian(v);
+                        writeBigEndian(expected, v);
+                    }
+                    default -> {
+                        // A held section of up to twice the join size, appended to this output.
+                        int length = rnd.nextInt(1 << 17);
+                        int at = rnd.nextInt(source.length - length + 1);
+                        FileOutput held = FileOutput.memoryFirst(1 << 18, () -> {
+                            throw new AssertionError("a section under its limit opened a file");
+                        });
+                        held.write(source, at, length);
+                        held.copyHeldTo(out);
+                        expected.write(source, at, length);
+                    }
+                }
+                assertEquals(expected.size(), out.position());
+            }
+            CRC32C crc = new CRC32C();
+            crc.update(expected.toByteArray());
+            assertEquals(crc.getValue(), out.crc());
+        }
+        assertArrayEquals(expected.toByteArray(), Files.readAllBytes(f));
+    }
+
+    private static void writeBigEndian(ByteArrayOutputStream to, long v) {
+        for (int i = 56; i >= 0; i -= 8) {
+            to.write((int) (v >>> i) & 0xFF);
         }
     }
 }
