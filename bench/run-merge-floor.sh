@@ -14,8 +14,9 @@
 #   TAG=...           as in the other run-*.sh scripts: a check, its files go to bench/target/runs/
 #   SKIP_BUILD=1      reuse bench/target/benchmarks.jar
 #   FLOOR_WRITES="65536 1048576"
-#                     the write call sizes PublishFloor publishes with, one floor run each (default
-#                     65536, the segment writer's buffer; another size N is the side floorN)
+#                     the write call sizes PublishFloor publishes with, one floor run each, in bytes
+#                     (default both: 65536 was the segment writer's buffer until 82a443d, 1048576 is
+#                     it since; 65536 is the side floor, another size N the side floorN)
 #   VARIANTS="tail4096 fragments"
 #                     the fixtures run (default both)
 #
@@ -24,7 +25,7 @@
 # the second half's medians). About 6 minutes a round with BEFORE_JAR; the default is 3 rounds.
 #
 # Output: merge-floor-<date>[-TAG].txt under docs/benchmarks/raw/ (bench/target/runs/ for a TAG),
-# one line per run prefixed by round and side (floor, ours, before); then the table of
+# one line per run prefixed by round and side (floor, floorN, ours, before); then the table of
 # bench/summarize_merge_floor.py (medians of the rounds; --best on the file for the fastest rounds)
 # is printed.
 set -euo pipefail
@@ -33,6 +34,25 @@ KIND=merge-floor
 . "$(dirname "$0")/common.sh"
 rounds="${1:-3}"
 core="${CORE:-1}"
+# Both lists checked before anything runs or a file is written.
+read -r -a writes <<< "${FLOOR_WRITES-65536 1048576}"
+read -r -a variants <<< "${VARIANTS-tail4096 fragments}"
+if [ "${#writes[@]}" -eq 0 ] || [ "${#variants[@]}" -eq 0 ]; then
+  echo "FLOOR_WRITES and VARIANTS must each name at least one entry" >&2
+  exit 2
+fi
+for write in "${writes[@]}"; do
+  if ! [[ "$write" =~ ^[1-9][0-9]{0,8}$ ]]; then
+    echo "FLOOR_WRITES: '$write' is not a call size in bytes (1 to 999999999, no leading zero)" >&2
+    exit 2
+  fi
+done
+for variant in "${variants[@]}"; do
+  case "$variant" in
+    tail4096 | fragments) ;;
+    *) echo "VARIANTS: unknown fixture '$variant' (tail4096, fragments)" >&2; exit 2 ;;
+  esac
+done
 
 # common.sh keeps a second run of the day apart by its .json, which this script does not write.
 if [ -e "$raw/$name.txt" ]; then
@@ -43,14 +63,13 @@ txt="$raw/$name.txt"
 . "$root/bench/merge-sides.sh"
 echo "# $(date -u '+%Y-%m-%d %H:%M:%S UTC')  $(nproc) cores  core $core  $(uptime)" | tee -a "$txt"
 for ((r = 1; r <= rounds; r++)); do
-  for variant in ${VARIANTS:-tail4096 fragments}; do
-    case "$variant" in
-      tail4096) merges=1500 ;;
-      fragments) merges=8000 ;;
-      *) echo "VARIANTS: unknown fixture '$variant' (tail4096, fragments)" >&2; exit 2 ;;
-    esac
+  for variant in "${variants[@]}"; do
+    merges=1500
+    if [ "$variant" = fragments ]; then
+      merges=8000
+    fi
     for policy in byte-fixed8 byte-variable8-24 bit-fixed13 bit-variable8-24; do
-      for write in ${FLOOR_WRITES:-65536}; do
+      for write in "${writes[@]}"; do
         side=floor
         if [ "$write" != 65536 ]; then
           side="floor$write"

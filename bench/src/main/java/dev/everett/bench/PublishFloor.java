@@ -22,9 +22,9 @@ import java.util.zip.CRC32C;
  * memory that is already filled, then published as a merge publishes (force the data, rename over
  * the previous output, force the directory). Every round writes a new file and the rename frees
  * the previous one's pages, as one merge after another does in {@link MergeSteps}. The bytes go
- * from a direct buffer in 64 KiB calls (the size the segment writer's buffer grows to), so no
- * copy in user space is counted; {@code -Deverett.floor.write=BYTES} sets another call size, to
- * see what larger writes would spare (the line then names it). It is a floor for merges that publish the same way, measured in
+ * from a direct buffer in 64 KiB calls (the size the segment writer's buffer grew to until
+ * 82a443d, 1 MiB since), so no copy in user space is counted; {@code -Deverett.floor.write=BYTES}
+ * sets another call size (the line then names it; 1048576 is the writer's size now). It is a floor for merges that publish the same way, measured in
  * the same time window as they are (this guest's speed varies by spells), not a bound for every
  * way of writing a file. Then two passes that a merge which checksums its output and copies it
  * out of its inputs' mappings makes as well, timed apart: each 64 KiB piece of the output copied
@@ -36,7 +36,7 @@ import java.util.zip.CRC32C;
  *     dev.everett.bench.PublishFloor POLICY VARIANT ROUNDS [DIR]</pre>
  */
 public final class PublishFloor {
-    /** The writer's buffer, the pieces the passes take and the default publishing call. */
+    /** The pieces the passes take and the default publishing call (the writer's buffer until 82a443d). */
     private static final int WRITE = 1 << 16;
 
     private PublishFloor() {
@@ -62,6 +62,7 @@ public final class PublishFloor {
         if (call < 1) {
             throw new IllegalArgumentException("everett.floor.write must be a whole number of bytes, at least 1, got '" + asked + "'");
         }
+        String calls = call == WRITE ? "" : String.format(Locale.ROOT, " in %,d-byte writes", call);
         SegmentEngine engine = run.engine();
         Path work = run.work();
         try {
@@ -82,6 +83,7 @@ public final class PublishFloor {
             byte[] bytes = Files.readAllBytes(merged);
             ByteBuffer source = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
             Files.delete(merged); // its pages freed, as MergeSteps holds one output at a time
+            call = Math.min(call, bytes.length); // one call for the whole output at most, and no int overflow below
             Path temp = work.resolve("floor.tmp");
             Path target = work.resolve("floor.kv02");
             long[] t = new long[rounds];
@@ -125,7 +127,6 @@ public final class PublishFloor {
                 copy[r] = copying;
                 sink += c.getValue();
             }
-            String calls = call == WRITE ? "" : String.format(Locale.ROOT, " in %,d-byte writes", call);
             System.out.printf(Locale.ROOT, "%s %s, publish floor%s: median ns per key %.1f (output %,d bytes; its CRC32C %.1f, one copy %.1f ns per key)%n",
                     args[0], args[1], calls, perKey(t), bytes.length, perKey(crc), perKey(copy));
             if (sink == 42) {

@@ -24,7 +24,11 @@ public final class FileOutput {
      * tails 7–17% less time than 64 KiB calls (docs/benchmarks/merge.md, "larger write calls").
      */
     private static final int MAX_BUFFER = 1 << 20;
-    /** A held section up to this size joins the target's buffer; a larger one is written on its own. */
+    /**
+     * A held section up to this size joins the target's buffer; a larger one is written on its
+     * own. Also the largest buffer of a memory-first output, whose buffer only feeds its held
+     * bytes and would otherwise add 1 MiB to them.
+     */
     private static final int JOIN_LIMIT = 1 << 16;
     private static final int FIRST_BUFFER = 1 << 12;
     private static final VarHandle BE64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
@@ -37,6 +41,8 @@ public final class FileOutput {
     private final int heldLimit;
     private byte[] held;
     private int heldBytes;
+    /** What the buffer grows to: {@link #MAX_BUFFER} for a file, {@link #JOIN_LIMIT} for a memory-first output. */
+    private final int maxBuffer;
     private byte[] buffer = new byte[FIRST_BUFFER];
     private ByteBuffer wrapped = ByteBuffer.wrap(buffer);
     private int used;
@@ -51,6 +57,7 @@ public final class FileOutput {
         this.flushedTo = position;
         this.overflow = null;
         this.heldLimit = 0;
+        this.maxBuffer = MAX_BUFFER;
     }
 
     /** The file a memory-first output moves to, opened only if it is needed. */
@@ -62,6 +69,7 @@ public final class FileOutput {
         this.overflow = overflow;
         this.heldLimit = heldLimit;
         this.held = new byte[0];
+        this.maxBuffer = JOIN_LIMIT;
     }
 
     /**
@@ -170,8 +178,8 @@ public final class FileOutput {
     /** Flushes a full buffer, growing it first if it is still small: this output is a long one. */
     private void flushFull() throws IOException {
         flush();
-        if (buffer.length < MAX_BUFFER) {
-            buffer = new byte[Math.min(MAX_BUFFER, buffer.length * 4)];
+        if (buffer.length < maxBuffer) {
+            buffer = new byte[Math.min(maxBuffer, buffer.length * 4)];
             wrapped = ByteBuffer.wrap(buffer);
         }
     }

@@ -134,6 +134,28 @@ class FileOutputTest {
                 }
                 assertEquals(expected.size(), out.position());
             }
+            // Whatever the draws, the buffer is at its largest now: each path once more, across a flush.
+            out.write(src, 0, 3 << 19);
+            expected.write(source, 0, 3 << 19);
+            out.write(source, 0, 700 << 10); // more than half the buffer and more than its room: written on its own
+            expected.write(source, 0, 700 << 10);
+            long left = out.writeShiftedWords(src, 8, 150_000, 0, 5);
+            long p = 0;
+            for (int i = 0; i < 150_000; i++) {
+                long w = src.get(BIG_ENDIAN_WORD, 8 + 8L * i);
+                writeBigEndian(expected, p | (w >>> 5));
+                p = w << 59;
+            }
+            assertEquals(p, left);
+            for (int length : new int[] {10 << 10, 100 << 10}) { // joins the buffer, then written on its own
+                FileOutput held = FileOutput.memoryFirst(1 << 18, () -> {
+                    throw new AssertionError("a section under its limit opened a file");
+                });
+                held.write(src, 3, length);
+                held.copyHeldTo(out);
+                expected.write(source, 3, length);
+            }
+            assertEquals(expected.size(), out.position());
             CRC32C crc = new CRC32C();
             crc.update(expected.toByteArray());
             assertEquals(crc.getValue(), out.crc());
@@ -145,5 +167,28 @@ class FileOutputTest {
         for (int i = 56; i >= 0; i -= 8) {
             to.write((int) (v >>> i) & 0xFF);
         }
+    }
+
+    /** A memory-first output past its limit moves everything to its file, in order, CRC included. */
+    @Test
+    void aMemoryFirstOutputOverflowsToItsFile(Random rnd) throws IOException {
+        byte[] source = new byte[300 << 10];
+        rnd.nextBytes(source);
+        Path f = dir.resolve("overflow");
+        FileChannel[] opened = new FileChannel[1];
+        FileOutput out = FileOutput.memoryFirst(64 << 10, () -> opened[0] = FileChannel.open(f, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE));
+        int at = 0;
+        while (at < source.length) {
+            int n = Math.min(source.length - at, 1 + rnd.nextInt(rnd.nextBoolean() ? 100 : 40 << 10));
+            out.write(MemorySegment.ofArray(source), at, n);
+            at += n;
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(source);
+        assertEquals(crc.getValue(), out.crc());
+        assertEquals(source.length, out.position());
+        opened[0].close();
+        assertArrayEquals(source, Files.readAllBytes(f));
     }
 }
