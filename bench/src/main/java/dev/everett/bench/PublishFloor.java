@@ -48,10 +48,7 @@ public final class PublishFloor {
     }
 
     public static void main(String[] args) throws IOException {
-        MergeSteps.Run run = MergeSteps.Run.of("PublishFloor", "byte-fixed8 tail4096 1500", "everett-bench-publish-floor-", args);
-        Policy policy = run.policy();
-        MergeFixture.Variant variant = run.variant();
-        int rounds = run.rounds();
+        // Read before Run.of writes the fixture, so a bad size leaves no work directory behind.
         String asked = System.getProperty("everett.floor.write", Integer.toString(WRITE));
         int call;
         try {
@@ -63,16 +60,17 @@ public final class PublishFloor {
             throw new IllegalArgumentException("everett.floor.write must be a whole number of bytes, at least 1, got '" + asked + "'");
         }
         String calls = call == WRITE ? "" : String.format(Locale.ROOT, " in %,d-byte writes", call);
+        MergeSteps.Run run = MergeSteps.Run.of("PublishFloor", "byte-fixed8 tail4096 1500", "everett-bench-publish-floor-", args);
+        Policy policy = run.policy();
+        MergeFixture.Variant variant = run.variant();
+        int rounds = run.rounds();
         SegmentEngine engine = run.engine();
         Path work = run.work();
         try {
-            Path olderFile = run.olderFile();
-            Path newerFile = run.newerFile();
+            // Run.of has written the fixture's two inputs.
             Path merged = work.resolve("merged.kv02");
-            MergeFixture.writeOlder(engine, olderFile, policy, variant);
-            MergeFixture.writeNewer(engine, newerFile, policy, variant);
-            try (SegmentReader older = engine.open(olderFile, policy, OpenMode.TYPED);
-                 SegmentReader newer = engine.open(newerFile, policy, OpenMode.TYPED);
+            try (SegmentReader older = engine.open(run.olderFile(), policy, OpenMode.TYPED);
+                 SegmentReader newer = engine.open(run.newerFile(), policy, OpenMode.TYPED);
                  MergeJob job = NativeMerger.of(older, newer).into(merged).start()) {
                 while (!job.done()) {
                     job.step(MergeBench.STEP);

@@ -41,8 +41,6 @@ public final class FileOutput {
     private final int heldLimit;
     private byte[] held;
     private int heldBytes;
-    /** What the buffer grows to: {@link #MAX_BUFFER} for a file, {@link #JOIN_LIMIT} for a memory-first output. */
-    private final int maxBuffer;
     private byte[] buffer = new byte[FIRST_BUFFER];
     private ByteBuffer wrapped = ByteBuffer.wrap(buffer);
     private int used;
@@ -57,7 +55,6 @@ public final class FileOutput {
         this.flushedTo = position;
         this.overflow = null;
         this.heldLimit = 0;
-        this.maxBuffer = MAX_BUFFER;
     }
 
     /** The file a memory-first output moves to, opened only if it is needed. */
@@ -69,7 +66,6 @@ public final class FileOutput {
         this.overflow = overflow;
         this.heldLimit = heldLimit;
         this.held = new byte[0];
-        this.maxBuffer = JOIN_LIMIT;
     }
 
     /**
@@ -178,8 +174,9 @@ public final class FileOutput {
     /** Flushes a full buffer, growing it first if it is still small: this output is a long one. */
     private void flushFull() throws IOException {
         flush();
-        if (buffer.length < maxBuffer) {
-            buffer = new byte[Math.min(maxBuffer, buffer.length * 4)];
+        int max = overflow == null ? MAX_BUFFER : JOIN_LIMIT; // a memory-first output stays small
+        if (buffer.length < max) {
+            buffer = new byte[Math.min(max, buffer.length * 4)];
             wrapped = ByteBuffer.wrap(buffer);
         }
     }

@@ -3,6 +3,7 @@ package dev.everett.segment.io;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.everett.segment.testing.Seeds;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -14,7 +15,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Random;
 import java.util.zip.CRC32C;
-import dev.everett.segment.testing.Seeds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -107,13 +107,7 @@ class FileOutputTest {
                         int at = rnd.nextInt(source.length - 8 * words + 1);
                         long pending = rnd.nextLong() & (-1L << (64 - shift));
                         long left = out.writeShiftedWords(src, at, words, pending, shift);
-                        long p = pending;
-                        for (int i = 0; i < words; i++) {
-                            long w = src.get(BIG_ENDIAN_WORD, at + 8L * i);
-                            writeBigEndian(expected, p | (w >>> shift));
-                            p = w << (64 - shift);
-                        }
-                        assertEquals(p, left);
+                        assertEquals(expectShifted(expected, src, at, words, pending, shift), left);
                     }
                     case 4 -> {
                         long v = rnd.nextLong();
@@ -123,13 +117,7 @@ class FileOutputTest {
                     default -> {
                         // A held section of up to twice the join size, appended to this output.
                         int length = rnd.nextInt(1 << 17);
-                        int at = rnd.nextInt(source.length - length + 1);
-                        FileOutput held = FileOutput.memoryFirst(1 << 18, () -> {
-                            throw new AssertionError("a section under its limit opened a file");
-                        });
-                        held.write(source, at, length);
-                        held.copyHeldTo(out);
-                        expected.write(source, at, length);
+                        appendHeld(out, expected, source, rnd.nextInt(source.length - length + 1), length);
                     }
                 }
                 assertEquals(expected.size(), out.position());
@@ -140,20 +128,9 @@ class FileOutputTest {
             out.write(source, 0, 700 << 10); // more than half the buffer and more than its room: written on its own
             expected.write(source, 0, 700 << 10);
             long left = out.writeShiftedWords(src, 8, 150_000, 0, 5);
-            long p = 0;
-            for (int i = 0; i < 150_000; i++) {
-                long w = src.get(BIG_ENDIAN_WORD, 8 + 8L * i);
-                writeBigEndian(expected, p | (w >>> 5));
-                p = w << 59;
-            }
-            assertEquals(p, left);
+            assertEquals(expectShifted(expected, src, 8, 150_000, 0, 5), left);
             for (int length : new int[] {10 << 10, 100 << 10}) { // joins the buffer, then written on its own
-                FileOutput held = FileOutput.memoryFirst(1 << 18, () -> {
-                    throw new AssertionError("a section under its limit opened a file");
-                });
-                held.write(src, 3, length);
-                held.copyHeldTo(out);
-                expected.write(source, 3, length);
+                appendHeld(out, expected, source, 3, length);
             }
             assertEquals(expected.size(), out.position());
             CRC32C crc = new CRC32C();
@@ -161,6 +138,30 @@ class FileOutputTest {
             assertEquals(crc.getValue(), out.crc());
         }
         assertArrayEquals(expected.toByteArray(), Files.readAllBytes(f));
+    }
+
+    /**
+     * What {@link FileOutput#writeShiftedWords} should write, appended to {@code expected}: each
+     * source word's top bits after the pending ones. Returns the bits left pending.
+     */
+    private static long expectShifted(ByteArrayOutputStream expected, MemorySegment src, long at, int words, long pending, int shift) {
+        long p = pending;
+        for (int i = 0; i < words; i++) {
+            long w = src.get(BIG_ENDIAN_WORD, at + 8L * i);
+            writeBigEndian(expected, p | (w >>> shift));
+            p = w << (64 - shift);
+        }
+        return p;
+    }
+
+    /** A section of {@code source} held in a memory-first output under its limit, then appended to {@code out}. */
+    private static void appendHeld(FileOutput out, ByteArrayOutputStream expected, byte[] source, int at, int length) throws IOException {
+        FileOutput held = FileOutput.memoryFirst(1 << 18, () -> {
+            throw new AssertionError("a section under its limit opened a file");
+        });
+        held.write(source, at, length);
+        held.copyHeldTo(out);
+        expected.write(source, at, length);
     }
 
     private static void writeBigEndian(ByteArrayOutputStream to, long v) {
